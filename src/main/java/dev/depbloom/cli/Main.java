@@ -1,0 +1,55 @@
+package dev.depbloom.cli;
+
+import dev.depbloom.data.InputException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code depbloom} command line. Input mistakes ({@link InputException}) print one message and
+ * exit with status 2; usage errors also exit with 2 (picocli's convention); bugs keep their stack
+ * trace and exit with 1.
+ */
+@Command(
+    name = "depbloom",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    description = {
+      "Dependency-aware training of temporal graph neural networks (JODIE, TGN, APAN, TGAT, DySAT)"
+          + " for link prediction on continuous-time dynamic graphs.",
+      ""
+    },
+    subcommands = {CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+  public static final int EXIT_INPUT_ERROR = 2;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns its exit status (tests call this). */
+  public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /** The configured command line, with the input-error handler installed. */
+  public static CommandLine commandLine() {
+    CommandLine cl = new CommandLine(new Main());
+    cl.setExecutionExceptionHandler(
+        (ex, cmd, parseResult) -> {
+          if (ex instanceof InputException) {
+            cmd.getErr().println("depbloom: error: " + ex.getMessage());
+            cmd.getErr().flush();
+            return EXIT_INPUT_ERROR;
+          }
+          throw ex;
+        });
+    return cl;
+  }
+}
