@@ -4,33 +4,43 @@ import dev.depbloom.data.EventStream;
 
 /**
  * A batch of consecutive events {@code [start, end)} and its roots, laid out {@code [src | dst |
- * neg]} (TGL's layout): root {@code i < B} is the source of event {@code start + i}, root {@code B
- * + i} its destination, root {@code 2B + i} its negative destination; all three are queried at the
- * event's time.
+ * neg_1 | ... | neg_k]} (TGL's layout): root {@code i < B} is the source of event {@code start +
+ * i}, root {@code B + i} its destination, root {@code (1 + j) B + i} its j-th negative destination;
+ * all are queried at the event's time. Training uses one negative per event; a memory-only replay
+ * none.
  *
  * @param index position of the batch in its plan
- * @param roots {@code [3B]} node ids
- * @param rootTimes {@code [3B]} query times
+ * @param roots {@code [(2 + k) B]} node ids
+ * @param rootTimes {@code [(2 + k) B]} query times
  */
 public record Batch(int index, int start, int end, int[] roots, double[] rootTimes) {
   public Batch {
-    if (roots.length != 3 * (end - start) || rootTimes.length != roots.length) {
-      throw new IllegalArgumentException("roots must be [src | dst | neg] of the batch's events");
+    int b = end - start;
+    if (b <= 0
+        || roots.length < 3 * b
+        || roots.length % b != 0
+        || rootTimes.length != roots.length) {
+      throw new IllegalArgumentException(
+          "roots must be [src | dst | neg...] of the batch's events");
     }
   }
 
-  /** Builds the roots of events {@code [start, end)} with the given negatives. */
+  /**
+   * Builds the roots of events {@code [start, end)}; {@code negatives} holds k negatives per event,
+   * negative-major ({@code negatives[j * B + i]} is negative j of event i).
+   */
   public static Batch of(EventStream events, int index, int start, int end, int[] negatives) {
     int b = end - start;
-    if (negatives.length != b) {
-      throw new IllegalArgumentException("one negative per event expected");
+    if (negatives.length % b != 0) {
+      throw new IllegalArgumentException("a whole number of negatives per event expected");
     }
-    int[] roots = new int[3 * b];
-    double[] times = new double[3 * b];
+    int width = 2 * b + negatives.length;
+    int[] roots = new int[width];
+    double[] times = new double[width];
     System.arraycopy(events.sources(), start, roots, 0, b);
     System.arraycopy(events.destinations(), start, roots, b, b);
-    System.arraycopy(negatives, 0, roots, 2 * b, b);
-    for (int k = 0; k < 3; k++) {
+    System.arraycopy(negatives, 0, roots, 2 * b, negatives.length);
+    for (int k = 0; k < width / b; k++) {
       System.arraycopy(events.times(), start, times, k * b, b);
     }
     return new Batch(index, start, end, roots, times);
@@ -39,5 +49,10 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
   /** Number of events B. */
   public int size() {
     return end - start;
+  }
+
+  /** Negatives per event, k. */
+  public int negativesPerEvent() {
+    return roots.length / size() - 2;
   }
 }

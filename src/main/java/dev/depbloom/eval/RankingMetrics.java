@@ -1,0 +1,113 @@
+package dev.depbloom.eval;
+
+import java.util.Arrays;
+
+/**
+ * Link-prediction metrics over positive and negative scores, with scikit-learn's definitions (TGL
+ * computes them with scikit-learn): average precision as {@code sum_n (R_n - R_{n-1}) P_n} over
+ * distinct score thresholds, ROC-AUC as the probability that a positive outranks a negative (ties
+ * count one half), and the mean reciprocal rank of each positive among its own negatives, a tie
+ * counting as the average of the optimistic and pessimistic rank (TGB's convention).
+ */
+public final class RankingMetrics {
+  private RankingMetrics() {}
+
+  /** Average precision of {@code positive} scores against {@code negative} scores. */
+  public static double averagePrecision(float[] positive, float[] negative) {
+    int n = positive.length + negative.length;
+    if (positive.length == 0) {
+      return Double.NaN;
+    }
+    Integer[] order = order(positive, negative);
+    double ap = 0;
+    int truePositives = 0;
+    int seen = 0;
+    double previousRecall = 0;
+    for (int i = 0; i < n; ) {
+      float score = score(order[i], positive, negative);
+      int j = i;
+      while (j < n && score(order[j], positive, negative) == score) {
+        if (order[j] < positive.length) {
+          truePositives++;
+        }
+        seen++;
+        j++;
+      }
+      double recall = (double) truePositives / positive.length;
+      double precision = (double) truePositives / seen;
+      ap += (recall - previousRecall) * precision;
+      previousRecall = recall;
+      i = j;
+    }
+    return ap;
+  }
+
+  /** ROC-AUC: P(positive score > negative score) + P(tie) / 2, by ranks in O(n log n). */
+  public static double rocAuc(float[] positive, float[] negative) {
+    if (positive.length == 0 || negative.length == 0) {
+      return Double.NaN;
+    }
+    int n = positive.length + negative.length;
+    Integer[] order = order(positive, negative); // descending
+    double positiveRankSum = 0; // ranks ascending from 1, ties averaged
+    for (int i = 0; i < n; ) {
+      float score = score(order[i], positive, negative);
+      int j = i;
+      int positivesInTie = 0;
+      while (j < n && score(order[j], positive, negative) == score) {
+        if (order[j] < positive.length) {
+          positivesInTie++;
+        }
+        j++;
+      }
+      // descending positions i..j-1 are ascending ranks n-j+1 .. n-i
+      double averageRank = ((n - j + 1) + (n - i)) / 2.0;
+      positiveRankSum += positivesInTie * averageRank;
+      i = j;
+    }
+    double p = positive.length;
+    double u = positiveRankSum - p * (p + 1) / 2;
+    return u / (p * negative.length);
+  }
+
+  /**
+   * Mean reciprocal rank: {@code negatives[j * B + i]} is negative j of positive i (the
+   * negative-major layout of the batch roots).
+   */
+  public static double meanReciprocalRank(float[] positive, float[] negatives) {
+    int b = positive.length;
+    if (b == 0 || negatives.length % b != 0) {
+      throw new IllegalArgumentException("negatives must be a whole multiple of the positives");
+    }
+    int k = negatives.length / b;
+    double sum = 0;
+    for (int i = 0; i < b; i++) {
+      int greater = 0;
+      int equal = 0;
+      for (int j = 0; j < k; j++) {
+        float s = negatives[j * b + i];
+        if (s > positive[i]) {
+          greater++;
+        } else if (s == positive[i]) {
+          equal++;
+        }
+      }
+      double rank = 1 + greater + equal / 2.0;
+      sum += 1 / rank;
+    }
+    return sum / b;
+  }
+
+  /** Indices (positives first, then negatives) sorted by descending score. */
+  private static Integer[] order(float[] positive, float[] negative) {
+    Integer[] idx = new Integer[positive.length + negative.length];
+    Arrays.setAll(idx, i -> i);
+    Arrays.sort(
+        idx, (a, b) -> Float.compare(score(b, positive, negative), score(a, positive, negative)));
+    return idx;
+  }
+
+  private static float score(int i, float[] positive, float[] negative) {
+    return i < positive.length ? positive[i] : negative[i - positive.length];
+  }
+}

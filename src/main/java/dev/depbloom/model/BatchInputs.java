@@ -1,0 +1,169 @@
+package dev.depbloom.model;
+
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.memory.NodeMemory;
+import dev.depbloom.nn.MemoryReads;
+import dev.depbloom.tensor.Tensors;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.pytorch.Tensor;
+
+/**
+ * The tensors of one batch (the fetch stage): memory and mail of the distinct nodes read, time
+ * deltas, features, and the index tensors of every layer. Created inside the step's scope, which
+ * frees them.
+ *
+ * <p>Node representations at the input are kept as a table plus a per-position row index: the
+ * unique memory reads for memory models, the distinct nodes' features otherwise.
+ */
+public final class BatchInputs {
+  /** Per snapshot: the input table's row for each position ({@code [P]} int array) and layers. */
+  record SnapshotTensors(int[] positionRow, Tensor nodeTable, List<LayerTensors> layers) {}
+
+  /** One attention layer's index tensors; sources and targets come from the previous layer. */
+  record LayerTensors(
+      long targetCount,
+      int fanout,
+      Tensor targetRows, // [T] rows of the input table (layer 1) or positions (deeper)
+      Tensor sourceIndex, // [S]
+      Tensor edgeFeatures, // [Eu, de] or null
+      Tensor edgeRow, // [S]
+      Tensor sinceEdge, // [S]
+      Tensor targetIndex, // [S]
+      Tensor slot) {} // [S]
+
+  final BatchGraph graph;
+  final MemoryReads memoryReads; // null without memory
+  final Tensor readNodeFeatures; // [U, dn] or null
+  final Tensor rootReads; // [R] unique read of each root, or null
+  final Tensor jodieDelta; // [R] (t - memoryTime) / (t + 1), or null
+  final List<SnapshotTensors> snapshots;
+
+  private BatchInputs(
+      BatchGraph graph,
+      MemoryReads memoryReads,
+      Tensor readNodeFeatures,
+      Tensor rootReads,
+      Tensor jodieDelta,
+      List<SnapshotTensors> snapshots) {
+    this.graph = graph;
+    this.memoryReads = memoryReads;
+    this.readNodeFeatures = readNodeFeatures;
+    this.rootReads = rootReads;
+    this.jodieDelta = jodieDelta;
+    this.snapshots = snapshots;
+  }
+
+  /** Gathers everything a batch reads. {@code memory} is null for memory-less models. */
+  public static BatchInputs fetch(
+      BatchGraph graph, NodeMemory memory, EventStream events, boolean nodeFeaturesIntoMemory) {
+    FeatureMatrix nodeFeatures = events.nodeFeatures();
+    MemoryReads reads = null;
+    Tensor readFeatures = null;
+    Tensor rootReads = null;
+    Tensor jodie = null;
+    ReadPlan plan = graph.reads();
+    if (plan != null) {
+      reads = memoryReads(plan, memory);
+      rootReads = Tensors.indices(plan.positionRead(), graph.rootCount());
+      jodie = jodieDelta(graph, plan, memory);
+      if (nodeFeaturesIntoMemory && nodeFeatures.dim() > 0) {
+        readFeatures = Tensors.gatherRows(nodeFeatures, plan.readNode(), plan.readCount());
+      }
+    }
+    List<SnapshotTensors> snaps = new ArrayList<>();
+    for (BatchGraph.Snapshot s : graph.snapshots()) {
+      snaps.add(snapshot(s, plan, events));
+    }
+    return new BatchInputs(graph, reads, readFeatures, rootReads, jodie, List.copyOf(snaps));
+  }
+
+  private static MemoryReads memoryReads(ReadPlan plan, NodeMemory memory) {
+    int u = plan.readCount();
+    int m = memory.mailboxSize();
+    Tensor distinct = Tensors.indices(plan.distinctNodes());
+    float[] sinceUpdate = new float[u];
+    float[] sinceMail = new float[u * m];
+    for (int i = 0; i < u; i++) {
+      int v = plan.readNode()[i];
+      double t = plan.readTime()[i];
+      sinceUpdate[i] = (float) (t - memory.lastUpdate(v));
+      for (int j = 0; j < m; j++) {
+        sinceMail[i * m + j] = (float) (t - memory.mailTime(v, j));
+      }
+    }
+    return new MemoryReads(
+        memory.readMemory(distinct),
+        memory.readMail(distinct),
+        Tensors.indices(plan.readDistinct()),
+        Tensors.floats(sinceUpdate, u),
+        Tensors.floats(sinceMail, u, m));
+  }
+
+  private static Tensor jodieDelta(BatchGraph graph, ReadPlan plan, NodeMemory memory) {
+    int r = graph.rootCount();
+    float[] delta = new float[r];
+    for (int p = 0; p < r; p++) {
+      int read = plan.positionRead()[p];
+      double t = plan.readTime()[read];
+      delta[p] = (float) ((t - memory.lastUpdate(plan.readNode()[read])) / (t + 1));
+    }
+    return Tensors.floats(delta, r);
+  }
+
+  private static SnapshotTensors snapshot(
+      BatchGraph.Snapshot s, ReadPlan plan, EventStream events) {
+    int[] positionRow;
+    Tensor nodeTable = null;
+    if (plan != null) {
+      positionRow = plan.positionRead();
+    } else {
+      DenseIndex distinct = new DenseIndex(s.positionCount());
+      positionRow = new int[s.positionCount()];
+      for (int p = 0; p < positionRow.length; p++) {
+        positionRow[p] = distinct.indexOf(s.nodes()[p]);
+      }
+      FeatureMatrix nf = events.nodeFeatures();
+      if (nf.dim() > 0) {
+        nodeTable = Tensors.gatherRows(nf, distinct.keys(), distinct.size());
+      }
+    }
+    List<LayerTensors> layers = new ArrayList<>();
+    for (int l = 0; l < s.layers().size(); l++) {
+      layers.add(layer(s.layers().get(l), l == 0 ? positionRow : null, events));
+    }
+    return new SnapshotTensors(positionRow, nodeTable, List.copyOf(layers));
+  }
+
+  /** Layer 1 indexes the input table through {@code positionRow}; deeper layers index positions. */
+  private static LayerTensors layer(LayerPlan p, int[] positionRow, EventStream events) {
+    int s = p.sampleCount();
+    int[] targets = new int[p.targetCount()];
+    int[] sources = new int[s];
+    for (int t = 0; t < targets.length; t++) {
+      targets[t] = positionRow != null ? positionRow[t] : t;
+    }
+    for (int k = 0; k < s; k++) {
+      int pos = p.sourcePosition()[k];
+      sources[k] = positionRow != null ? positionRow[pos] : pos;
+    }
+    FeatureMatrix ef = events.edgeFeatures();
+    Tensor edgeFeatures =
+        ef.dim() > 0 ? Tensors.gatherRows(ef, p.distinctEdges(), p.distinctEdges().length) : null;
+    return new LayerTensors(
+        p.targetCount(),
+        p.fanout(),
+        Tensors.indices(targets),
+        Tensors.indices(sources),
+        edgeFeatures,
+        Tensors.indices(p.edgeRow()),
+        Tensors.floats(p.sinceEdge(), s),
+        Tensors.indices(p.targetIndex()),
+        Tensors.indices(p.slot()));
+  }
+
+  public BatchGraph graph() {
+    return graph;
+  }
+}

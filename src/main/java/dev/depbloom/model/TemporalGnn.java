@@ -1,0 +1,178 @@
+package dev.depbloom.model;
+
+import dev.depbloom.model.config.GnnConfig;
+import dev.depbloom.model.config.MemoryConfig;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.nn.AttentionInputs;
+import dev.depbloom.nn.EdgePredictor;
+import dev.depbloom.nn.GruMemoryUpdater;
+import dev.depbloom.nn.JodieTimeProjection;
+import dev.depbloom.nn.MailAttentionMemoryUpdater;
+import dev.depbloom.nn.MemoryUpdater;
+import dev.depbloom.nn.RnnMemoryUpdater;
+import dev.depbloom.nn.SnapshotRnnCombiner;
+import dev.depbloom.nn.TemporalAttentionLayer;
+import java.util.ArrayList;
+import java.util.List;
+import org.bytedeco.pytorch.LayerNormImpl;
+import org.bytedeco.pytorch.LinearImpl;
+import org.bytedeco.pytorch.LongVector;
+import org.bytedeco.pytorch.Module;
+import org.bytedeco.pytorch.Tensor;
+
+/**
+ * A temporal GNN assembled from a {@link ModelConfig}, TGL's GeneralModel: an optional memory
+ * updater, an embedding (temporal attention layers per snapshot, or identity with optional JODIE
+ * projection), an optional snapshot combiner, and the edge predictor. The five published models are
+ * five configurations of this one class.
+ *
+ * <p>The forward pass is split at the memory update so that a step can time it and keep the updated
+ * memory for the batch's write: {@link #updateMemory} then {@link #score}.
+ */
+public final class TemporalGnn extends Module {
+  private final ModelConfig config;
+  private final MemoryUpdater updater; // null without memory
+  private final LinearImpl nodeFeatureMap; // null unless node features need resizing
+  private final List<List<TemporalAttentionLayer>> layers; // [layer][snapshot]
+  private final LayerNormImpl identityNorm; // identity arch only
+  private final JodieTimeProjection jodie; // JODIE time transform only
+  private final SnapshotRnnCombiner combiner; // several snapshots only
+  private final EdgePredictor predictor;
+
+  /**
+   * @param nodeFeatureDim width of the data's node features (0 if none)
+   * @param edgeFeatureDim width of the data's edge features (0 if none)
+   */
+  public TemporalGnn(ModelConfig config, int nodeFeatureDim, int edgeFeatureDim) {
+    this.config = config;
+    MemoryConfig mem = config.memory();
+    GnnConfig gnn = config.gnn();
+    int inputDim = nodeFeatureDim;
+    MemoryUpdater u = null;
+    LinearImpl map = null;
+    if (mem.enabled()) {
+      int mailDim = 2 * mem.dim() + edgeFeatureDim;
+      u = register_module("memory_updater", updater(config, mailDim));
+      if (mem.combineNodeFeature() && nodeFeatureDim > 0 && nodeFeatureDim != mem.dim()) {
+        map = register_module("node_feat_map", new LinearImpl(nodeFeatureDim, mem.dim()));
+      }
+      inputDim = mem.dim();
+    }
+    this.updater = u;
+    this.nodeFeatureMap = map;
+    List<List<TemporalAttentionLayer>> stack = new ArrayList<>();
+    LayerNormImpl norm = null;
+    JodieTimeProjection proj = null;
+    if (gnn.arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION) {
+      for (int l = 0; l < gnn.layers(); l++) {
+        List<TemporalAttentionLayer> perSnapshot = new ArrayList<>();
+        for (int h = 0; h < config.sampling().history(); h++) {
+          TemporalAttentionLayer layer =
+              new TemporalAttentionLayer(
+                  l == 0 ? inputDim : gnn.dimOut(),
+                  edgeFeatureDim,
+                  gnn.dimTime(),
+                  gnn.attentionHeads(),
+                  gnn.dimOut(),
+                  config.train().dropout(),
+                  config.train().attentionDropout());
+          perSnapshot.add(register_module("l" + l + "h" + h, layer));
+        }
+        stack.add(List.copyOf(perSnapshot));
+      }
+    } else {
+      norm =
+          register_module(
+              "identity_norm", new LayerNormImpl(new LongVector(new long[] {inputDim})));
+      if (gnn.timeTransform() == GnnConfig.TimeTransform.JODIE) {
+        proj = register_module("jodie_time", new JodieTimeProjection(inputDim));
+      }
+    }
+    this.layers = List.copyOf(stack);
+    this.identityNorm = norm;
+    this.jodie = proj;
+    this.combiner =
+        config.sampling().history() > 1
+            ? register_module("combiner", new SnapshotRnnCombiner(gnn.dimOut()))
+            : null;
+    this.predictor =
+        register_module(
+            "edge_predictor", new EdgePredictor(layers.isEmpty() ? inputDim : gnn.dimOut()));
+  }
+
+  private static MemoryUpdater updater(ModelConfig config, int mailDim) {
+    MemoryConfig m = config.memory();
+    return switch (m.updater()) {
+      case GRU -> new GruMemoryUpdater(mailDim, m.dim(), m.dimTime());
+      case RNN -> new RnnMemoryUpdater(mailDim, m.dim(), m.dimTime());
+      case TRANSFORMER ->
+          new MailAttentionMemoryUpdater(
+              mailDim,
+              m.dim(),
+              m.dimTime(),
+              m.mailboxSize(),
+              m.attentionHeads(),
+              config.train().dropout(),
+              config.train().attentionDropout());
+    };
+  }
+
+  public ModelConfig config() {
+    return config;
+  }
+
+  /** Updated memory of every unique read {@code [U, dim]}, or null for memory-less models. */
+  public Tensor updateMemory(BatchInputs in) {
+    return updater == null ? null : updater.update(in.memoryReads);
+  }
+
+  /** Positive and negative logits of the batch, from its inputs and its updated memory. */
+  public EdgePredictor.Scores score(BatchInputs in, Tensor updatedMemory) {
+    Tensor inputTable = updatedMemory;
+    if (updatedMemory != null && in.readNodeFeatures != null) {
+      Tensor f =
+          nodeFeatureMap != null
+              ? nodeFeatureMap.forward(in.readNodeFeatures)
+              : in.readNodeFeatures;
+      inputTable = updatedMemory.add(f);
+    }
+    Tensor embedding;
+    if (layers.isEmpty()) {
+      embedding = identityNorm.forward(inputTable.index_select(0, in.rootReads));
+      if (jodie != null) {
+        embedding = jodie.forward(embedding, in.jodieDelta);
+      }
+    } else {
+      List<Tensor> perSnapshot = new ArrayList<>();
+      for (int h = 0; h < in.snapshots.size(); h++) {
+        BatchInputs.SnapshotTensors s = in.snapshots.get(h);
+        perSnapshot.add(embedSnapshot(s, updatedMemory != null ? inputTable : s.nodeTable(), h));
+      }
+      embedding = combiner != null ? combiner.forward(perSnapshot) : perSnapshot.get(0);
+    }
+    return predictor.forward(embedding, in.graph.eventCount());
+  }
+
+  /** Runs the attention layers of one snapshot; returns the roots' embeddings {@code [R, dim]}. */
+  private Tensor embedSnapshot(BatchInputs.SnapshotTensors s, Tensor inputTable, int snapshot) {
+    Tensor h = inputTable; // layer 1 reads the input table through row indices
+    for (int l = 0; l < layers.size(); l++) {
+      BatchInputs.LayerTensors lt = s.layers().get(l);
+      Tensor targets = h == null ? null : h.index_select(0, lt.targetRows());
+      AttentionInputs in =
+          new AttentionInputs(
+              targets,
+              h,
+              lt.sourceIndex(),
+              lt.edgeFeatures(),
+              lt.edgeRow(),
+              lt.sinceEdge(),
+              lt.targetIndex(),
+              lt.slot(),
+              lt.targetCount(),
+              lt.fanout());
+      h = layers.get(l).get(snapshot).forward(in);
+    }
+    return h;
+  }
+}

@@ -1,0 +1,49 @@
+package dev.depbloom.model.config;
+
+/**
+ * A model as TGL defines it: four orthogonal sections. The five published models (JODIE, TGN, APAN,
+ * TGAT, DySAT) are five values of this record; nothing else looks at a model's name.
+ */
+public record ModelConfig(
+    String name, SamplingConfig sampling, MemoryConfig memory, GnnConfig gnn, TrainConfig train) {
+
+  /** Cross-section rules, checked once all sections are read. */
+  void validate(String source) {
+    if (gnn.arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION && sampling.layers() != gnn.layers()) {
+      throw new ConfigException(
+          source
+              + ": gnn.layer is "
+              + gnn.layers()
+              + " but sampling has "
+              + sampling.layers()
+              + " layers; attention needs one sampled layer per gnn layer");
+    }
+    if (memory.deliverTo() == MemoryConfig.Delivery.NEIGHBORS && !sampling.enabled()) {
+      throw new ConfigException(
+          source
+              + ": memory.deliver_to is 'neighbors' but sampling is off; neighbors come from"
+              + " the sampler");
+    }
+    if (sampling.history() > 1 && gnn.combine() != GnnConfig.Combine.RNN) {
+      throw new ConfigException(
+          source
+              + ": sampling.history is "
+              + sampling.history()
+              + " but gnn.combine is not 'rnn';"
+              + " several snapshots need a combiner");
+    }
+    if (sampling.history() > 1 && memory.enabled()) {
+      throw new ConfigException(
+          source + ": snapshots (sampling.history > 1) are supported for memory-less models only");
+    }
+    if (gnn.timeTransform() == GnnConfig.TimeTransform.JODIE && !memory.enabled()) {
+      throw new ConfigException(
+          source + ": gnn.time_transform 'jodie' projects memory; it needs memory.type 'node'");
+    }
+  }
+
+  /** This config with another training section (command-line overrides). */
+  public ModelConfig withTrain(TrainConfig t) {
+    return new ModelConfig(name, sampling, memory, gnn, t);
+  }
+}

@@ -1,0 +1,41 @@
+package dev.depbloom.model.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The published models as shipped configurations. This is the only place a model's name is looked
+ * at; everything downstream sees a {@link ModelConfig}.
+ */
+public final class ModelZoo {
+  /** Names of the shipped models. */
+  public static final List<String> MODELS = List.of("jodie", "tgn", "apan", "tgat", "dysat");
+
+  private ModelZoo() {}
+
+  /** The shipped config of a model, with overrides applied. */
+  public static ModelConfig config(String model, Map<String, String> overrides) {
+    String name = model.toLowerCase(Locale.ROOT);
+    if (!MODELS.contains(name)) {
+      throw new ConfigException("--model " + model + ": unknown model (known: " + MODELS + ")");
+    }
+    return ConfigReader.parse(yaml(name), "model " + name, name, overrides);
+  }
+
+  /** The shipped YAML text of a model. */
+  public static String yaml(String model) {
+    String resource = model + ".yml";
+    try (InputStream in = ModelZoo.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing bundled config " + resource);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read bundled config " + resource, e);
+    }
+  }
+}

@@ -1,0 +1,39 @@
+package dev.depbloom.nn;
+
+import org.bytedeco.pytorch.LinearImpl;
+import org.bytedeco.pytorch.Module;
+import org.bytedeco.pytorch.Tensor;
+
+/**
+ * TGL's edge scorer {@code out(relu(srcFc(h_src) + dstFc(h_dst)))}. Embeddings are laid out {@code
+ * [src (B) | dst (B) | neg_1 (B) | ... | neg_k (B)]}; negative j of event i is row {@code (2 + j) B
+ * + i}.
+ */
+public final class EdgePredictor extends Module {
+  private final LinearImpl srcFc;
+  private final LinearImpl dstFc;
+  private final LinearImpl outFc;
+
+  public EdgePredictor(int dim) {
+    this.srcFc = register_module("src_fc", new LinearImpl(dim, dim));
+    this.dstFc = register_module("dst_fc", new LinearImpl(dim, dim));
+    this.outFc = register_module("out_fc", new LinearImpl(dim, 1));
+  }
+
+  /** Logits of the positive edges {@code [B]} and of the negatives {@code [k B]}. */
+  public Scores forward(Tensor h, long eventCount) {
+    long b = eventCount;
+    long negatives = h.size(0) / b - 2;
+    Tensor src = srcFc.forward(h.narrow(0, 0, b)); // [B, dim]
+    Tensor dst = dstFc.forward(h.narrow(0, b, b * (1 + negatives))); // [(1 + k) B, dim]
+    Tensor pos = outFc.forward(src.add(dst.narrow(0, 0, b)).relu()).view(-1);
+    Tensor neg =
+        outFc
+            .forward(src.repeat(negatives, 1).add(dst.narrow(0, b, b * negatives)).relu())
+            .view(-1);
+    return new Scores(pos, neg);
+  }
+
+  /** Positive and negative logits. */
+  public record Scores(Tensor positive, Tensor negative) {}
+}

@@ -1,0 +1,79 @@
+package dev.depbloom.nn;
+
+import org.bytedeco.pytorch.LayerNormImpl;
+import org.bytedeco.pytorch.LinearImpl;
+import org.bytedeco.pytorch.LongVector;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptional;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * APAN's memory updater (TGL's transformer updater): the memory attends over the node's whole
+ * mailbox. {@code q = W_q memory}; {@code k, v = W_k, W_v [mail_j || timeEnc(t - mailTime_j)]};
+ * scores {@code LeakyReLU_0.2(q . k)} per head, softmax over the m slots (empty slots included, as
+ * in TGL), attention dropout; {@code memory' = ReLU(Dropout(W_mlp LayerNorm(agg + memory)))}.
+ */
+public final class MailAttentionMemoryUpdater extends MemoryUpdater {
+  private final int dim;
+  private final int heads;
+  private final int mailDim;
+  private final int mailboxSize;
+  private final double dropout;
+  private final double attentionDropout;
+  private final TimeEncoder time; // null when dimTime == 0
+  private final LinearImpl query; // dim -> dim
+  private final LinearImpl keyValue; // mailDim + dimTime -> 2 dim (TGL's w_k and w_v, fused)
+  private final LayerNormImpl norm;
+  private final LinearImpl mlp; // dim -> dim
+
+  public MailAttentionMemoryUpdater(
+      int mailDim,
+      int dim,
+      int dimTime,
+      int mailboxSize,
+      int heads,
+      double dropout,
+      double attentionDropout) {
+    this.dim = dim;
+    this.heads = heads;
+    this.mailDim = mailDim;
+    this.mailboxSize = mailboxSize;
+    this.dropout = dropout;
+    this.attentionDropout = attentionDropout;
+    this.time = dimTime > 0 ? register_module("time", new TimeEncoder(dimTime)) : null;
+    this.query = register_module("w_q", new LinearImpl(dim, dim));
+    this.keyValue = register_module("w_kv", new LinearImpl(mailDim + dimTime, 2L * dim));
+    this.norm = register_module("norm", new LayerNormImpl(new LongVector(new long[] {dim})));
+    this.mlp = register_module("mlp", new LinearImpl(dim, dim));
+  }
+
+  @Override
+  public Tensor update(MemoryReads reads) {
+    Tensor idx = reads.readNode();
+    long u = idx.size(0);
+    int m = mailboxSize;
+    int dh = dim / heads;
+    Tensor memory = reads.memory().index_select(0, idx); // [U, dim]
+    Tensor q = query.forward(reads.memory()).index_select(0, idx).view(u, 1, heads, dh);
+    Tensor mailPart =
+        torch.linear(
+            reads.mail().view(-1, mailDim), // [D * m, mailDim]
+            keyValue.weight().narrow(1, 0, mailDim),
+            new TensorOptional(keyValue.bias()));
+    Tensor kv = mailPart.view(-1, m, 2L * dim).index_select(0, idx); // [U, m, 2 dim]
+    if (time != null) {
+      Tensor te = time.encode(reads.sinceMail().reshape(-1)); // [U * m, dimTime]
+      Tensor timePart =
+          torch.linear(te, keyValue.weight().narrow(1, mailDim, time.dim()), new TensorOptional());
+      kv = kv.add(timePart.view(u, m, 2L * dim));
+    }
+    Tensor key = kv.narrow(2, 0, dim).view(u, m, heads, dh);
+    Tensor value = kv.narrow(2, dim, dim).view(u, m, heads, dh);
+    Tensor score = torch.leaky_relu(q.mul(key).sum(3), new Scalar(0.2)); // [U, m, heads]
+    Tensor att = torch.dropout(score.softmax(1), attentionDropout, is_training());
+    Tensor agg = att.unsqueeze(3).mul(value).sum(1).reshape(u, dim); // [U, dim]
+    Tensor out = mlp.forward(norm.forward(agg.add(memory)));
+    return torch.dropout(out, dropout, is_training()).relu();
+  }
+}

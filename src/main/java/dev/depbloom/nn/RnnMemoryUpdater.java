@@ -1,0 +1,49 @@
+package dev.depbloom.nn;
+
+import org.bytedeco.pytorch.RNNCellImpl;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptional;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * JODIE's memory updater: {@code memory' = RNNCell_tanh([mail || timeEnc(sinceUpdate)], memory)}
+ * with {@code nn.RNNCell}'s parameters and initialisation; projections deduplicated per distinct
+ * node as in {@link GruMemoryUpdater}.
+ */
+public final class RnnMemoryUpdater extends MemoryUpdater {
+  private final int mailDim;
+  private final TimeEncoder time; // null when dimTime == 0
+  private final RNNCellImpl cell; // input mailDim + dimTime, hidden dim, tanh
+
+  public RnnMemoryUpdater(int mailDim, int dim, int dimTime) {
+    this.mailDim = mailDim;
+    this.time = dimTime > 0 ? register_module("time", new TimeEncoder(dimTime)) : null;
+    this.cell = register_module("rnn", new RNNCellImpl(mailDim + dimTime, dim));
+  }
+
+  /** The RNN cell holding the parameters, for tests. */
+  public RNNCellImpl cell() {
+    return cell;
+  }
+
+  @Override
+  public Tensor update(MemoryReads reads) {
+    Tensor weightIh = cell.weight_ih();
+    Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
+    Tensor perNode =
+        torch
+            .linear(mail, weightIh.narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()))
+            .add(
+                torch.linear(
+                    reads.memory(),
+                    cell.weight_hh(),
+                    new TensorOptional(cell.bias_hh()))); // [D, dim]
+    Tensor pre = perNode.index_select(0, reads.readNode()); // [U, dim]
+    if (time != null) {
+      Tensor te = time.encode(reads.sinceUpdate());
+      pre =
+          pre.add(torch.linear(te, weightIh.narrow(1, mailDim, time.dim()), new TensorOptional()));
+    }
+    return pre.tanh();
+  }
+}

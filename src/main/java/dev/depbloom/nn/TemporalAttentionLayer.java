@@ -1,0 +1,141 @@
+package dev.depbloom.nn;
+
+import org.bytedeco.pytorch.LayerNormImpl;
+import org.bytedeco.pytorch.LinearImpl;
+import org.bytedeco.pytorch.LongVector;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptional;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * TGL's {@code transformer_attention} layer (TGAT's temporal attention): {@code q = W_q [h_target
+ * || timeEnc(0)]}, {@code k, v = W_k, W_v [h_neighbor || edgeFeature || timeEnc(t - t_edge)]},
+ * score {@code LeakyReLU_0.2(q . k)} per head without 1/sqrt(d) scaling, softmax over each target's
+ * neighbors, attention dropout, {@code out = LayerNorm(ReLU(Dropout(W_out [agg || h_target])))}.
+ * Parts of width 0 (no node representation, no edge features, no time) are left out, as TGL does; a
+ * layer without any sampled edge returns zeros (TGL's {@code num_edges() == 0} branch).
+ *
+ * <p>The key/value projection is split by input part: the neighbor part runs once per row of the
+ * source table and the edge part once per distinct edge, then both are gathered to the samples; the
+ * time part runs per sample. One weight matrix holds all parts, initialised as TGL's single Linear.
+ */
+public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
+  private final int nodeDim;
+  private final int edgeDim;
+  private final int dimOut;
+  private final int heads;
+  private final double dropout;
+  private final double attentionDropout;
+  private final TimeEncoder time; // null when dimTime == 0
+  private final LinearImpl query; // nodeDim + dimTime -> dimOut, null if both are 0
+  private final LinearImpl keyValue; // nodeDim + edgeDim + dimTime -> 2 dimOut
+  private final LinearImpl out; // nodeDim + dimOut -> dimOut
+  private final LayerNormImpl norm;
+
+  public TemporalAttentionLayer(
+      int nodeDim,
+      int edgeDim,
+      int dimTime,
+      int heads,
+      int dimOut,
+      double dropout,
+      double attentionDropout) {
+    if (nodeDim + edgeDim + dimTime == 0) {
+      throw new IllegalArgumentException(
+          "attention needs node, edge or time inputs; all three have width 0");
+    }
+    this.nodeDim = nodeDim;
+    this.edgeDim = edgeDim;
+    this.dimOut = dimOut;
+    this.heads = heads;
+    this.dropout = dropout;
+    this.attentionDropout = attentionDropout;
+    this.time = dimTime > 0 ? register_module("time", new TimeEncoder(dimTime)) : null;
+    this.query =
+        nodeDim + dimTime > 0
+            ? register_module("w_q", new LinearImpl(nodeDim + dimTime, dimOut))
+            : null;
+    this.keyValue =
+        register_module("w_kv", new LinearImpl(nodeDim + edgeDim + dimTime, 2L * dimOut));
+    this.out = register_module("w_out", new LinearImpl(nodeDim + dimOut, dimOut));
+    this.norm = register_module("norm", new LayerNormImpl(new LongVector(new long[] {dimOut})));
+  }
+
+  public int dimOut() {
+    return dimOut;
+  }
+
+  /** Representations of the targets: {@code [T, dimOut]}. */
+  public Tensor forward(AttentionInputs in) {
+    long t = in.targetCount();
+    long s = in.sampleCount();
+    if (s == 0) {
+      return torch.zeros(t, dimOut);
+    }
+    int dh = dimOut / heads;
+    Tensor kv = keyValue(in); // [S, 2 dimOut]
+    Tensor key = kv.narrow(1, 0, dimOut);
+    Tensor value = kv.narrow(1, dimOut, dimOut);
+    Tensor q = query(in).index_select(0, in.targetIndex()); // [S, dimOut]
+    Tensor score =
+        torch.leaky_relu(q.mul(key).view(s, heads, dh).sum(2), new Scalar(0.2)); // [S, heads]
+    Tensor padded =
+        torch
+            .full(new long[] {t * in.fanout(), heads}, new Scalar(-1e30))
+            .index_copy(0, in.slot(), score)
+            .view(t, in.fanout(), heads);
+    Tensor att = padded.softmax(1).view(t * in.fanout(), heads).index_select(0, in.slot());
+    att = torch.dropout(att, attentionDropout, is_training()); // [S, heads]
+    Tensor weighted = value.view(s, heads, dh).mul(att.unsqueeze(2)).view(s, dimOut);
+    Tensor agg = torch.zeros(t, dimOut).index_add(0, in.targetIndex(), weighted); // [T, dimOut]
+    Tensor joined =
+        nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
+    Tensor h = torch.dropout(out.forward(joined), dropout, is_training()).relu();
+    return norm.forward(h);
+  }
+
+  private Tensor query(AttentionInputs in) {
+    long t = in.targetCount();
+    if (query == null) {
+      return torch.ones(t, dimOut);
+    }
+    Tensor w = query.weight();
+    TensorOptional bias = new TensorOptional(query.bias());
+    if (time == null) {
+      return torch.linear(in.targets(), w, bias);
+    }
+    Tensor zeroTime = time.encode(torch.zeros(1)); // [1, dimTime], the same for every target
+    Tensor constant = torch.linear(zeroTime, w.narrow(1, nodeDim, time.dim()), bias); // [1, dimOut]
+    if (nodeDim == 0) {
+      return constant.expand(t, dimOut);
+    }
+    return torch.linear(in.targets(), w.narrow(1, 0, nodeDim), new TensorOptional()).add(constant);
+  }
+
+  private Tensor keyValue(AttentionInputs in) {
+    Tensor w = keyValue.weight();
+    Tensor kv = null;
+    if (nodeDim > 0) {
+      kv = projectGathered(in.sources(), in.sourceIndex(), w.narrow(1, 0, nodeDim));
+    }
+    if (edgeDim > 0) {
+      Tensor e = projectGathered(in.edgeFeatures(), in.edgeIndex(), w.narrow(1, nodeDim, edgeDim));
+      kv = kv == null ? e : kv.add(e);
+    }
+    if (time != null) {
+      Tensor te = time.encode(in.sinceEdge()); // [S, dimTime]
+      Tensor p = torch.linear(te, w.narrow(1, nodeDim + edgeDim, time.dim()), new TensorOptional());
+      kv = kv == null ? p : kv.add(p);
+    }
+    return kv.add(keyValue.bias());
+  }
+
+  /** {@code (table W^T)[index]}, projecting before or after the gather, whichever is fewer rows. */
+  private static Tensor projectGathered(Tensor table, Tensor index, Tensor w) {
+    if (table.size(0) <= index.size(0)) {
+      return torch.linear(table, w, new TensorOptional()).index_select(0, index);
+    }
+    return torch.linear(table.index_select(0, index), w, new TensorOptional());
+  }
+}

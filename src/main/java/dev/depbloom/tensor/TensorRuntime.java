@@ -1,0 +1,67 @@
+package dev.depbloom.tensor;
+
+import org.bytedeco.openblas.global.openblas_full;
+import org.bytedeco.pytorch.Device;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * The process-wide tensor engine: loads the libtorch natives once, sets the thread budget, and
+ * picks the device. A CPU build never loads the CUDA natives (that crashes a JVM without CUDA); a
+ * GPU build (Maven profile {@code gpu}) selects {@code cuda} at run time when a device is present.
+ */
+public final class TensorRuntime {
+  private static volatile ThreadBudget applied;
+
+  private TensorRuntime() {}
+
+  /** Sets both thread pools; call before the first parallel tensor work. */
+  public static synchronized void applyThreads(ThreadBudget budget) {
+    torch.set_num_threads(budget.intraOp());
+    openblas_full.openblas_set_num_threads(budget.blas());
+    applied = budget;
+  }
+
+  /** The budget last applied, or null. */
+  public static ThreadBudget threads() {
+    return applied;
+  }
+
+  /** True when this build has CUDA natives and a device is visible. */
+  public static boolean cudaAvailable() {
+    try {
+      return torch.cuda_is_available();
+    } catch (UnsatisfiedLinkError | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * The device for a name: {@code auto} (CUDA when available, else CPU), {@code cpu}, or {@code
+   * cuda[:i]}.
+   */
+  public static Device device(String name) {
+    if (name.equals("auto")) {
+      return cudaAvailable() ? new Device("cuda:0") : new Device("cpu");
+    }
+    if (name.startsWith("cuda") && !cudaAvailable()) {
+      throw new IllegalArgumentException(
+          "device "
+              + name
+              + " requested but this build has no usable CUDA (build with -Pgpu on a"
+              + " CUDA host)");
+    }
+    return new Device(name);
+  }
+
+  /** Seeds libtorch's default generators (parameter init, dropout). */
+  public static void seed(long seed) {
+    torch.manual_seed(seed);
+  }
+
+  /** Version string of the tensor engine, for run provenance. */
+  public static String engineVersion() {
+    Package p = torch.class.getPackage();
+    String v = p != null ? p.getImplementationVersion() : null;
+    return "libtorch via org.bytedeco:pytorch " + (v != null ? v : "2.10.0-1.5.13");
+  }
+}
