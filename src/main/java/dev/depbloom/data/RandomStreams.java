@@ -21,9 +21,17 @@ public final class RandomStreams {
   public static long derive(long seed, long... keys) {
     long h = mix(seed + 0x9e3779b97f4a7c15L);
     for (long k : keys) {
-      h = mix(h ^ mix(k + 0x9e3779b97f4a7c15L));
+      h = extend(h, k);
     }
     return h;
+  }
+
+  /**
+   * One more key on a derived seed: {@code extend(derive(seed, a, b), c) == derive(seed, a, b, c)}.
+   * Lets a hot loop derive one stream per item (e.g. per root) without allocating a key path.
+   */
+  public static long extend(long derived, long key) {
+    return mix(derived ^ mix(key + 0x9e3779b97f4a7c15L));
   }
 
   /** A generator for the stream named by {@code keys} under {@code seed}. */

@@ -5,8 +5,11 @@ package dev.depbloom.sampling;
  * implementation): no sampled edge is at or after its root's query time; a root gets at most the
  * layer's fanout samples; results depend only on the inputs and the {@code stream} key, never on
  * the number of threads.
+ *
+ * <p>A sampler may own threads; {@link #close()} releases them. Calls to {@link #sample} must not
+ * overlap (implementations may keep per-node state between calls, e.g. time pointers).
  */
-public interface NeighborSampler {
+public interface NeighborSampler extends AutoCloseable {
   /**
    * @param roots node of every root, {@code [R]}
    * @param queryTimes time at which every root is queried, {@code [R]}
@@ -17,7 +20,12 @@ public interface NeighborSampler {
 
   /**
    * Forgets state that assumes queries come in time order (e.g. per-node pointers), for when time
-   * starts over, as at a new epoch or the replay before testing.
+   * starts over, as at a new epoch or the replay before testing. Results never depend on it; only
+   * speed does.
    */
   default void reset() {}
+
+  /** Releases the sampler's threads; a closed sampler must not be used again. */
+  @Override
+  default void close() {}
 }

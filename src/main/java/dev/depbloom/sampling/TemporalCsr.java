@@ -87,8 +87,16 @@ public final class TemporalCsr {
    * of v strictly before t are {@code [rowStart(v), result)}.
    */
   public int firstAtOrAfter(int v, double t) {
-    int lo = offsets[v];
-    int hi = offsets[v + 1];
+    return firstAtOrAfter(offsets[v], offsets[v + 1], t);
+  }
+
+  /**
+   * The first position in {@code [from, to)} whose time is at or after {@code t}, or {@code to};
+   * the range must lie inside one row. Lets a search start from a known position (a time pointer).
+   */
+  public int firstAtOrAfter(int from, int to, double t) {
+    int lo = from;
+    int hi = to;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
       if (times[mid] < t) {

@@ -1,0 +1,137 @@
+package dev.depbloom.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.bench.SamplerBenchmark;
+import dev.depbloom.bench.SamplerBenchmark.Measurement;
+import dev.depbloom.data.InputException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code depbloom bench sampler}: neighbor sampling throughput, see {@link SamplerBenchmark}. */
+@Command(
+    name = "sampler",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Samples the Wikipedia training events in batches of 600 in time order, roots"
+          + " [src|dst|neg]: (a) 1-layer recent, fanout 10; (b) 2-layer uniform [10, 10]."
+          + " Reports sampled neighbors per second (median, min and max over the measured passes)."
+    })
+final class SamplerBenchCommand implements Runnable {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--threads",
+      defaultValue = "2",
+      description = "Sampling threads, the caller's included (default: ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--json", description = "Print exactly one JSON object instead of a table.")
+  boolean json;
+
+  @Option(
+      names = "--data",
+      description =
+          "Event file (JODIE CSV u,i,ts,label, gzip or plain, sorted by time; default:"
+              + " wikipedia.csv.gz from the shared data folder).")
+  Path data;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "2",
+      description = "Unmeasured passes first (default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(
+      names = "--passes",
+      defaultValue = "5",
+      description = "Measured passes (default: ${DEFAULT-VALUE}).")
+  int passes;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "0",
+      description = "Seed of negatives and uniform draws (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  /** The one JSON object of {@code --json}. */
+  record JsonReport(
+      long recentNeighborsPerSecond,
+      long uniformNeighborsPerSecond,
+      int threads,
+      String data,
+      int trainEvents,
+      int batches,
+      int batchSize,
+      int warmupPasses,
+      Measurement recent,
+      Measurement uniform) {}
+
+  @Override
+  public void run() {
+    if (threads < 1 || passes < 1 || warmup < 0) {
+      throw new InputException("--threads and --passes must be at least 1, --warmup at least 0");
+    }
+    Path path = data != null ? data : SamplerBenchmark.defaultDataPath();
+    SamplerBenchmark bench = new SamplerBenchmark(SamplerBenchmark.readJodieCsv(path), seed);
+    PrintWriter out = spec.commandLine().getOut();
+    if (!json) {
+      out.printf(
+          "sampler benchmark: %s, %,d training events in %d batches of %d, roots [src|dst|neg],"
+              + " %d thread(s), %d warm-up + %d measured passes%n",
+          path.getFileName(),
+          bench.trainEvents(),
+          bench.batchCount(),
+          SamplerBenchmark.BATCH_SIZE,
+          threads,
+          warmup,
+          passes);
+      out.printf(
+          "%-8s %-9s %15s %18s %18s %18s%n",
+          "strategy", "fanouts", "neighbors/pass", "median n/s", "min n/s", "max n/s");
+      out.flush();
+    }
+    Measurement recent = bench.measureRecent(threads, warmup, passes);
+    print(out, recent);
+    Measurement uniform = bench.measureUniform(threads, warmup, passes);
+    print(out, uniform);
+    if (json) {
+      JsonReport report =
+          new JsonReport(
+              recent.medianPerSecond(),
+              uniform.medianPerSecond(),
+              threads,
+              path.toString(),
+              bench.trainEvents(),
+              bench.batchCount(),
+              SamplerBenchmark.BATCH_SIZE,
+              warmup,
+              recent,
+              uniform);
+      try {
+        out.println(new ObjectMapper().writeValueAsString(report));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("cannot write the report as JSON", e);
+      }
+    }
+    out.flush();
+  }
+
+  private void print(PrintWriter out, Measurement m) {
+    if (json) {
+      return;
+    }
+    out.printf(
+        "%-8s %-9s %,15d %,18d %,18d %,18d%n",
+        m.strategy(),
+        m.fanouts().toString().replace(" ", ""),
+        m.neighborsPerPass(),
+        m.medianPerSecond(),
+        m.minPerSecond(),
+        m.maxPerSecond());
+    out.flush();
+  }
+}

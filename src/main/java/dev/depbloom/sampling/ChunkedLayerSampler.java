@@ -1,0 +1,244 @@
+package dev.depbloom.sampling;
+
+import dev.depbloom.data.RandomStreams;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What every sampling strategy shares: snapshots, layers, time pointers, threads and the
+ * CSR-over-roots output. A strategy only says, through a {@link NeighborPicker}, which of a root's
+ * eligible row positions it takes.
+ *
+ * <p>Per snapshot and layer, roots are cut into contiguous chunks, one per thread, and processed in
+ * two passes: <em>count</em> finds every root's eligible positions {@code [lo, hi)} in its row and
+ * how many samples it gets; a prefix sum over the counts gives the offsets; <em>fill</em> writes
+ * each root's samples at its offset. Threads write disjoint ranges, so there are no locks and the
+ * output does not depend on the number of threads.
+ *
+ * <p>Before each call the time pointers of the call's roots move forward to the call's earliest
+ * query time (one pointer table per window boundary); searches then start from the pointers when
+ * they can (see {@link ForwardRowPointers}), which changes speed, never results.
+ */
+final class ChunkedLayerSampler implements AutoCloseable {
+  /** How a strategy chooses among a root's eligible row positions {@code [lo, hi)}. */
+  interface NeighborPicker {
+    /** Samples a root gets when {@code eligible} positions qualify. At most the fanout. */
+    int count(int eligible, int fanout);
+
+    /**
+     * Writes {@code count} positions of {@code [lo, hi)}, ascending, to {@code out[at..]}. {@code
+     * rootSeed} names the root's random stream, for strategies that draw.
+     */
+    void pick(int lo, int hi, int count, long rootSeed, int[] out, int at);
+
+    /** True when {@link #pick} uses its seed, so the per-root seed is worth deriving. */
+    boolean draws();
+  }
+
+  private static final long COMPONENT = RandomStreams.key("neighbor-sampling");
+
+  private final TemporalCsr csr;
+  private final int[] fanouts; // [layers]
+  private final SnapshotWindows windows;
+  private final NeighborPicker picker;
+  private final long seed;
+  private final ForwardRowPointers[] pointers; // [boundaries]: table k follows window boundary k
+  private final RootChunkPool pool;
+
+  ChunkedLayerSampler(
+      TemporalCsr csr,
+      int[] fanouts,
+      SnapshotWindows windows,
+      int threads,
+      long seed,
+      NeighborPicker picker) {
+    if (fanouts.length == 0) {
+      throw new IllegalArgumentException("at least one layer (fanout) is needed");
+    }
+    for (int l = 0; l < fanouts.length; l++) {
+      if (fanouts[l] < 1) {
+        throw new IllegalArgumentException(
+            "fanout of layer " + l + " must be at least 1, got " + fanouts[l]);
+      }
+    }
+    this.csr = csr;
+    this.fanouts = fanouts.clone();
+    this.windows = windows;
+    this.picker = picker;
+    this.seed = seed;
+    this.pointers = new ForwardRowPointers[windows.windowed() ? windows.history() + 1 : 1];
+    for (int k = 0; k < pointers.length; k++) {
+      pointers[k] = new ForwardRowPointers(csr);
+    }
+    this.pool = new RootChunkPool(threads);
+  }
+
+  TemporalSample sample(int[] roots, double[] queryTimes, long stream) {
+    advancePointers(roots, queryTimes);
+    List<List<SampledLayer>> snapshots = new ArrayList<>(windows.history());
+    for (int s = 0; s < windows.history(); s++) {
+      snapshots.add(sampleSnapshot(roots, queryTimes, s, stream));
+    }
+    return new TemporalSample(snapshots);
+  }
+
+  void reset() {
+    for (ForwardRowPointers table : pointers) {
+      table.reset();
+    }
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+  }
+
+  /** Checks the roots and moves the pointers of their nodes to the earliest query time. */
+  private void advancePointers(int[] roots, double[] queryTimes) {
+    if (roots.length != queryTimes.length) {
+      throw new IllegalArgumentException(
+          roots.length + " roots but " + queryTimes.length + " query times");
+    }
+    double earliest = Double.POSITIVE_INFINITY;
+    for (int r = 0; r < roots.length; r++) {
+      if (roots[r] < 0 || roots[r] >= csr.nodeCount()) {
+        throw new IllegalArgumentException(
+            "root " + r + " is node " + roots[r] + ", outside 0.." + (csr.nodeCount() - 1));
+      }
+      if (Double.isNaN(queryTimes[r])) {
+        throw new IllegalArgumentException("root " + r + " has a NaN query time");
+      }
+      earliest = Math.min(earliest, queryTimes[r]);
+    }
+    if (roots.length > 0) {
+      for (int k = 0; k < pointers.length; k++) {
+        pointers[k].advance(roots, windows.boundary(earliest, k));
+      }
+    }
+  }
+
+  private List<SampledLayer> sampleSnapshot(
+      int[] roots, double[] queryTimes, int snapshot, long stream) {
+    List<SampledLayer> layers = new ArrayList<>(fanouts.length);
+    int[] nodes = roots;
+    double[] times = queryTimes;
+    for (int l = 0; l < fanouts.length; l++) {
+      boolean propagate = windows.windowed() && l + 1 < fanouts.length;
+      long layerSeed = RandomStreams.derive(seed, COMPONENT, stream, snapshot, l);
+      LayerRun run = new LayerRun(nodes, times, fanouts[l], snapshot, layerSeed, propagate);
+      pool.forEachChunk(nodes.length, run::count);
+      run.allocate();
+      pool.forEachChunk(nodes.length, run::fill);
+      SampledLayer layer = run.layer();
+      layers.add(layer);
+      nodes = layer.nodes();
+      times = propagate ? run.propagatedTimes : layer.edgeTimes();
+    }
+    return layers;
+  }
+
+  /** One layer of one snapshot: its inputs, the per-root search results and the output columns. */
+  private final class LayerRun {
+    private final int[] roots; // [R]
+    private final double[] queryTimes; // [R]
+    private final int fanout;
+    private final ForwardRowPointers startPointers; // null without windows
+    private final ForwardRowPointers endPointers;
+    private final int snapshot;
+    private final long layerSeed;
+    private final boolean propagate;
+    private final int[] lo; // [R] first eligible row position
+    private final int[] hi; // [R] end of the eligible positions
+    private final int[] offsets; // [R + 1]
+    private int[] nodes; // [S]
+    private int[] edgeIds; // [S]; holds row positions between pick and gather
+    private double[] edgeTimes; // [S]
+    private float[] timeDeltas; // [S]
+    private double[] propagatedTimes; // [S] the root's query time, for the next layer, or null
+
+    LayerRun(
+        int[] roots,
+        double[] queryTimes,
+        int fanout,
+        int snapshot,
+        long layerSeed,
+        boolean propagate) {
+      this.roots = roots;
+      this.queryTimes = queryTimes;
+      this.fanout = fanout;
+      this.snapshot = snapshot;
+      this.layerSeed = layerSeed;
+      this.propagate = propagate;
+      int h = windows.history();
+      this.startPointers = windows.windowed() ? pointers[h - snapshot] : null;
+      this.endPointers = pointers[h - 1 - snapshot];
+      this.lo = new int[roots.length];
+      this.hi = new int[roots.length];
+      this.offsets = new int[roots.length + 1];
+    }
+
+    /** Pass 1: eligible positions and sample count of roots {@code [from, to)}. */
+    void count(int from, int to) {
+      int[] rowOffsets = csr.offsets();
+      for (int r = from; r < to; r++) {
+        int v = roots[r];
+        double t = queryTimes[r];
+        int end = endPointers.firstAtOrAfter(v, windows.windowEnd(t, snapshot));
+        int start =
+            startPointers == null
+                ? rowOffsets[v]
+                : startPointers.firstAtOrAfter(v, windows.windowStart(t, snapshot));
+        lo[r] = start;
+        hi[r] = end;
+        offsets[r + 1] = picker.count(end - start, fanout);
+      }
+    }
+
+    /** Between the passes: counts to offsets, and the output columns. */
+    void allocate() {
+      for (int r = 0; r < roots.length; r++) {
+        offsets[r + 1] += offsets[r];
+      }
+      int samples = offsets[roots.length];
+      nodes = new int[samples];
+      edgeIds = new int[samples];
+      edgeTimes = new double[samples];
+      timeDeltas = new float[samples];
+      propagatedTimes = propagate ? new double[samples] : null;
+    }
+
+    /** Pass 2: picks and writes the samples of roots {@code [from, to)}. */
+    void fill(int from, int to) {
+      int[] rowNeighbors = csr.neighbors();
+      int[] rowEdgeIds = csr.edgeIds();
+      double[] rowTimes = csr.times();
+      boolean draws = picker.draws();
+      for (int r = from; r < to; r++) {
+        int at = offsets[r];
+        int count = offsets[r + 1] - at;
+        if (count == 0) {
+          continue;
+        }
+        long rootSeed = draws ? RandomStreams.extend(layerSeed, r) : 0;
+        picker.pick(lo[r], hi[r], count, rootSeed, edgeIds, at);
+        double t = queryTimes[r];
+        for (int j = at; j < at + count; j++) {
+          int position = edgeIds[j];
+          double edgeTime = rowTimes[position];
+          nodes[j] = rowNeighbors[position];
+          edgeIds[j] = rowEdgeIds[position];
+          edgeTimes[j] = edgeTime;
+          timeDeltas[j] = (float) (t - edgeTime);
+        }
+        if (propagatedTimes != null) {
+          Arrays.fill(propagatedTimes, at, at + count, t);
+        }
+      }
+    }
+
+    SampledLayer layer() {
+      return new SampledLayer(fanout, offsets, nodes, edgeIds, edgeTimes, timeDeltas);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class SamplerBenchCommandTest {
+  @TempDir Path dir;
+
+  /** Ten events from user 0 to page 1 at times 1..10: the only destination is node 1. */
+  private Path tenEvents() throws IOException {
+    Path file = dir.resolve("ten.csv.gz");
+    StringBuilder csv = new StringBuilder("u,i,ts,label\n");
+    for (int t = 1; t <= 10; t++) {
+      csv.append("0,1,").append(t).append(",0\n");
+    }
+    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+      out.write(csv.toString().getBytes(StandardCharsets.UTF_8));
+    }
+    return file;
+  }
+
+  private static String[] run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = Main.commandLine();
+    cl.setOut(new PrintWriter(out));
+    cl.setErr(new PrintWriter(err));
+    int status = cl.execute(args);
+    return new String[] {String.valueOf(status), out.toString(), err.toString()};
+  }
+
+  @Test
+  void printsExactlyOneJsonObjectWithBothThroughputs() throws IOException {
+    String[] result =
+        run(
+            "bench",
+            "sampler",
+            "--json",
+            "--threads",
+            "2",
+            "--warmup",
+            "0",
+            "--passes",
+            "1",
+            "--data",
+            tenEvents().toString());
+    assertEquals("0", result[0], result[2]);
+    JsonNode json = new ObjectMapper().readTree(result[1]);
+    assertTrue(json.isObject());
+    assertTrue(json.get("recentNeighborsPerSecond").asLong() > 0);
+    assertTrue(json.get("uniformNeighborsPerSecond").asLong() > 0);
+    assertEquals(2, json.get("threads").asInt());
+    // 7 training events (70% of 10), roots [0 | 1 | 1] at time t = 1..7: each has the t - 1
+    // earlier events, so recent 10 samples 3 * (0 + 1 + ... + 6) = 63 neighbors per pass.
+    assertEquals(7, json.get("trainEvents").asInt());
+    assertEquals(63, json.get("recent").get("neighborsPerPass").asLong());
+    // uniform's first layer: 10 draws for each of the 3 * 6 roots with an earlier event.
+    assertTrue(json.get("uniform").get("neighborsPerPass").asLong() > 180);
+  }
+
+  @Test
+  void namesTheFileAndLineOfAMalformedRow() throws IOException {
+    Path file = dir.resolve("bad.csv");
+    Files.writeString(file, "u,i,ts,label\n0,1,1,0\n0,x,2,0\n");
+    String[] result = run("bench", "sampler", "--data", file.toString());
+    assertEquals("2", result[0]);
+    assertTrue(
+        result[2].startsWith(
+            "depbloom: error: " + file + ":3: expected 'u,i,ts,...' with integer ids"),
+        result[2]);
+  }
+
+  @Test
+  void benchWithoutASubcommandListsTheBenchmarks() {
+    String[] result = run("bench");
+    assertEquals("0", result[0]);
+    assertTrue(result[1].contains("sampler"), result[1]);
+  }
+}
