@@ -17,7 +17,7 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
   public Batch {
     int b = end - start;
     if (b <= 0
-        || roots.length < 3 * b
+        || roots.length < 2 * b
         || roots.length % b != 0
         || rootTimes.length != roots.length) {
       throw new IllegalArgumentException(

@@ -53,7 +53,8 @@ public final class BatchGraph {
         config.gnn().arch() == dev.depbloom.model.config.GnnConfig.Arch.TRANSFORMER_ATTENTION
             ? config.gnn().layers()
             : 0;
-    boolean propTime = config.sampling().propTime();
+    // Snapshot samplers query every layer at the root's time (TGL's prop_time, which DySAT uses).
+    boolean propTime = config.sampling().history() > 1;
     List<Snapshot> snapshots = new ArrayList<>();
     for (List<SampledLayer> layers : sample.snapshots()) {
       snapshots.add(snapshot(batch, layers, attentionLayers, propTime));

@@ -56,6 +56,30 @@ public final class Tensors {
     return t;
   }
 
+  /** A float64 tensor {@code [n]} holding {@code data} exactly (times in checkpoints). */
+  public static Tensor doubles(double[] data) {
+    Tensor t =
+        torch.empty(
+            new long[] {data.length},
+            new TensorOptions(ScalarType.Double),
+            new MemoryFormatOptional());
+    if (data.length > 0) {
+      t.data_ptr_double().put(data, 0, data.length);
+    }
+    return t;
+  }
+
+  /** The values of a float64 tensor, copied to a Java array. */
+  public static double[] toDoubles(Tensor t) {
+    Tensor c = t.contiguous();
+    int n = (int) c.numel();
+    double[] out = new double[n];
+    if (n > 0) {
+      c.data_ptr_double().get(out, 0, n);
+    }
+    return out;
+  }
+
   /** An int64 index tensor holding all of {@code ids}. */
   public static Tensor indices(int[] ids) {
     return indices(ids, ids.length);

@@ -36,6 +36,12 @@ public record ModelConfig(
       throw new ConfigException(
           source + ": snapshots (sampling.history > 1) are supported for memory-less models only");
     }
+    if (sampling.propTime() && sampling.history() == 1) {
+      throw new ConfigException(
+          source
+              + ": sampling.prop_time is supported with snapshots (history > 1) only, where"
+              + " every layer is queried at the root's time");
+    }
     if (gnn.timeTransform() == GnnConfig.TimeTransform.JODIE && !memory.enabled()) {
       throw new ConfigException(
           source + ": gnn.time_transform 'jodie' projects memory; it needs memory.type 'node'");

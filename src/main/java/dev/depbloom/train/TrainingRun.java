@@ -1,0 +1,26 @@
+package dev.depbloom.train;
+
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.Split;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.tensor.ThreadBudget;
+
+/**
+ * Everything a run is, resolved and validated before any output is written.
+ *
+ * @param events the event stream (with any stand-in edge features already attached)
+ * @param dataSource where the events came from, as the user named it (for provenance)
+ * @param split chronological train / validation / test split
+ * @param config the model
+ * @param seed the one seed every random stream derives from
+ * @param threads tensor-engine thread budget
+ * @param samplerThreads Java threads for neighbor sampling
+ */
+public record TrainingRun(
+    EventStream events,
+    String dataSource,
+    Split split,
+    ModelConfig config,
+    long seed,
+    ThreadBudget threads,
+    int samplerThreads) {}
