@@ -3,6 +3,7 @@ package dev.depbloom.data.io;
 import dev.depbloom.data.DataFormatException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The fields of the current line of a {@link CountingLineReader}, found without copying, and parsed
@@ -169,6 +170,26 @@ public final class LineFields {
       throw error(describe(field, column) + ": \"" + text(field) + "\" is outside the float range");
     }
     return v;
+  }
+
+  /**
+   * True when the field is a number, finite or not ({@code nan}, {@code inf}, {@code -Infinity}): a
+   * column of numbers with a NaN in it is still a numeric column.
+   */
+  public boolean isNumberLiteral(int field) {
+    if (isFiniteNumber(field)) {
+      return true;
+    }
+    String t = text(field).toLowerCase(Locale.ROOT);
+    if (t.startsWith("-") || t.startsWith("+")) {
+      t = t.substring(1);
+    }
+    return t.equals("nan") || t.equals("inf") || t.equals("infinity") || isOverflow(field);
+  }
+
+  private boolean isOverflow(int field) {
+    double v = slowParse(reader.bytes(), starts[field], ends[field]);
+    return Double.isInfinite(v);
   }
 
   /** True when the field parses as a finite number. */
