@@ -86,7 +86,7 @@ final class InspectCommand implements Callable<Integer> {
     row(
         t,
         "degree median/p99/max",
-        s.degreeMedian() + " / " + s.degreeP99() + " / " + s.degreeMax());
+        count(s.degreeMedian()) + " / " + count(s.degreeP99()) + " / " + count(s.degreeMax()));
     row(
         t,
         "split (" + s.splitSource() + ")",
