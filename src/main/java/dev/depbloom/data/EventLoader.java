@@ -74,6 +74,11 @@ public final class EventLoader {
     return FormatDetector.formatNames();
   }
 
+  /** The {@code --format} spelling of {@code format}, e.g. {@code snap-signed}. */
+  public static String formatName(DataFormat format) {
+    return FormatDetector.formatName(format);
+  }
+
   private static DataFormat resolveFormat(Path path, LoadOptions options) {
     DataFormat format = options.format();
     if (format == null) {
@@ -87,7 +92,7 @@ public final class EventLoader {
     if (options.columns() != null && format != DataFormat.CSV) {
       throw new InputException(
           "--columns applies to header CSV files (--format csv), not to "
-              + format.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+              + FormatDetector.formatName(format));
     }
   }
 

@@ -77,11 +77,13 @@ public final class EventTableBuilder {
 
   /** Adds an event without features or split label. */
   public void add(long line, long source, long destination, double eventTime) {
+    requireShape(inlineDim == 0 && featureTable == null && splitLabels == null);
     append(line, source, destination, eventTime);
   }
 
   /** Adds an event whose inline features are {@code row[0 .. dim)}. */
   public void add(long line, long source, long destination, double eventTime, float[] row) {
+    requireShape(featureTable == null && splitLabels == null);
     append(line, source, destination, eventTime);
     if (inlineDim > 0) {
       if ((long) size * inlineDim > MAX_EVENTS) {
@@ -103,6 +105,7 @@ public final class EventTableBuilder {
    */
   public void add(
       long line, long source, long destination, double eventTime, long featureRow, int splitLabel) {
+    requireShape(inlineDim == 0);
     append(line, source, destination, eventTime);
     int i = size - 1;
     if (featureTable != null) {
@@ -184,6 +187,12 @@ public final class EventTableBuilder {
     }
     if (splitLabels != null) {
       splitLabels = Arrays.copyOf(splitLabels, capacity);
+    }
+  }
+
+  private static void requireShape(boolean matches) {
+    if (!matches) {
+      throw new IllegalStateException("this add does not match the columns the builder was given");
     }
   }
 

@@ -28,8 +28,13 @@ final class FormatDetector {
   /** The {@code --format} names, as the command line spells them. */
   static String formatNames() {
     return Arrays.stream(DataFormat.values())
-        .map(f -> f.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+        .map(FormatDetector::formatName)
         .collect(Collectors.joining(", "));
+  }
+
+  /** A format's {@code --format} spelling: {@code SNAP_SIGNED} is {@code snap-signed}. */
+  static String formatName(DataFormat format) {
+    return format.name().toLowerCase(Locale.ROOT).replace('_', '-');
   }
 
   static DataFormat detect(Path path) {

@@ -1,7 +1,6 @@
 package dev.depbloom.data;
 
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * What {@code depbloom inspect} reports about an event stream. Degrees count event endpoints (a
@@ -49,7 +48,7 @@ public record StreamStatistics(
     IngestReport ingest = stream.ingest();
     return new StreamStatistics(
         ingest.source(),
-        ingest.format().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+        EventLoader.formatName(ingest.format()),
         e,
         stream.nodeCount(),
         stream.bipartite(),

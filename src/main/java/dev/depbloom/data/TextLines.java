@@ -28,7 +28,13 @@ final class TextLines {
       throw new InputException(file + ": is a directory; expected a data file");
     }
     try {
-      return decompress(Files.newInputStream(file), file.toString());
+      InputStream raw = Files.newInputStream(file);
+      try {
+        return decompress(raw, file.toString());
+      } catch (RuntimeException e) {
+        raw.close();
+        throw e;
+      }
     } catch (NoSuchFileException e) {
       throw new InputException(file + ": no such file");
     } catch (AccessDeniedException e) {

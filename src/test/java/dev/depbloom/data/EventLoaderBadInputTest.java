@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,7 +124,7 @@ class EventLoaderBadInputTest {
     String message = failure(file);
     assertTrue(
         message.matches(
-            java.util.regex.Pattern.quote(file.toString())
+            Pattern.quote(file.toString())
                 + ": the compressed data is truncated or corrupt after line [1-9][0-9]+ \\(.*\\);"
                 + " expected a complete gzip stream"),
         message);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.depbloom.data.DataFormatException;
 import dev.depbloom.data.HeapFeatureMatrix;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Golden files written by torch 1.13's torch.save (see the test resources). */
@@ -24,8 +25,7 @@ class TorchTensorReaderTest {
   void float64IsRoundedToFloat() {
     HeapFeatureMatrix m = TorchTensorReader.read(fixture("../tgl-tiny/node_features.pt"));
     assertEquals(4, m.rows());
-    assertArrayEquals(
-        new float[] {3f, 3.25f, -3f}, java.util.Arrays.copyOfRange(m.values(), 9, 12));
+    assertArrayEquals(new float[] {3f, 3.25f, -3f}, Arrays.copyOfRange(m.values(), 9, 12));
   }
 
   @Test
