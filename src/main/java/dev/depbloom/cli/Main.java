@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
           + " for link prediction on continuous-time dynamic graphs.",
       ""
     },
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {GenerateCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
   public static final int EXIT_INPUT_ERROR = 2;
 

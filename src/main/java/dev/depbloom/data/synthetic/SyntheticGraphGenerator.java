@@ -64,7 +64,6 @@ public final class SyntheticGraphGenerator {
 
   /** Generates the graph {@code config} describes, reporting progress per stage. */
   public static SyntheticGraph generate(SyntheticGraphConfig config, ProgressListener progress) {
-    progress.progress("layout", 0, 1);
     SyntheticGraphGenerator generator = new SyntheticGraphGenerator(config, progress);
     progress.progress("layout", 1, 1);
     return generator.run();
