@@ -143,13 +143,14 @@ final class GenerateCommand implements Callable<Integer> {
     spec.commandLine()
         .getOut()
         .printf(
-            "wrote %s: %,d events, %,d nodes (%,d with events), %,d communities;"
+            "wrote %s: %,d events, %,d nodes (%,d with events), %,d %s;"
                 + " generated in %.1f s, written in %.1f s%n",
             out,
             events.eventCount(),
             events.nodeCount(),
             activeNodes(events),
             config.communities(),
+            config.communities() == 1 ? "community" : "communities",
             (generated - start) / 1e9,
             (written - generated) / 1e9);
     return 0;

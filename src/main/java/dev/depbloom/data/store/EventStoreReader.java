@@ -8,6 +8,7 @@ import dev.depbloom.data.NodeIdMap;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,9 +61,11 @@ public final class EventStoreReader {
     long[] ids = new long[n];
     columns.map(StoreColumn.NODE_IDS, List.of((long) n)).copyTo(ids);
     NodeIdMap nodeIds = NodeIdMap.ofDistinct(ids);
-    if (nodeIds.size() != n) {
+    if (!Arrays.equals(nodeIds.originalIds(), ids)) {
       throw new DataFormatException(
-          store.resolve(StoreColumn.NODE_IDS.fileName()), 0, "node ids are not distinct");
+          store.resolve(StoreColumn.NODE_IDS.fileName()),
+          0,
+          "node ids must be strictly increasing (dense id = rank of the original id)");
     }
     FeatureMatrix edgeFeatures =
         columns.features(StoreColumn.EDGE_FEATURES, e, manifest.edgeFeatureDim());

@@ -162,6 +162,18 @@ class EventStoreReaderErrorTest {
   }
 
   @Test
+  void nodeIdsOutOfOrderAreRejected() throws IOException {
+    Path ids = store.resolve("node_ids.i64");
+    ByteBuffer values = ByteBuffer.allocate(32).order(ByteOrder.LITTLE_ENDIAN);
+    values.putLong(42).putLong(7).putLong(1000).putLong(5_000_000_000L).flip();
+    Files.write(ids, values.array());
+    editManifest("b12a1067", crc(ids));
+    assertEquals(
+        ids + ": node ids must be strictly increasing (dense id = rank of the original id)",
+        readFails(ChecksumScope.EVENT_COLUMNS).getMessage());
+  }
+
+  @Test
   void featureColumnWithoutItsDimIsInconsistent() throws IOException {
     editManifest("\"nodeFeatureDim\" : 3", "\"nodeFeatureDim\" : 0");
     assertEquals(
