@@ -26,8 +26,10 @@ import picocli.CommandLine.Parameters;
     description = {
       "Generates a synthetic continuous-time dynamic graph and writes it as a binary event store.",
       "Node activity follows Zipf's law, nodes form communities (most events stay inside one),"
-          + " and nodes act in bursty sessions that often return to recent partners. Times are"
-          + " exponential gaps of mean 1. The same options and seed give byte-identical output.",
+          + " nodes act in bursty sessions that often return to recent partners, and new nodes"
+          + " keep arriving until every node has appeared (given at least as many events as"
+          + " nodes). Times are exponential gaps of mean 1. The same options and seed give"
+          + " byte-identical output.",
       ""
     },
     footer = {

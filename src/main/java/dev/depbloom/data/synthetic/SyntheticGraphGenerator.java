@@ -23,6 +23,10 @@ import java.util.stream.IntStream;
  *       then goes quiet. With probability {@code repeatShare} an event returns to one of the
  *       source's last 4 partners (in a unipartite graph partners are remembered both ways, so
  *       replies happen).
+ *   <li><b>Node arrivals.</b> Nodes not seen yet are introduced at an even rate over the stream
+ *       (see {@link NodeArrivals}): a new node is contacted by a member of its community chosen by
+ *       activity, or in a bipartite graph a new user makes its first event. With at least as many
+ *       events as nodes (users), every node appears.
  * </ul>
  *
  * <p>Events are produced in time order (exponential gaps of mean 1), so nothing is sorted.
@@ -96,17 +100,31 @@ public final class SyntheticGraphGenerator {
     int slots = config.concurrentSessions();
     int[] sessionNode = new int[slots];
     int[] sessionLeft = new int[slots];
+    NodeArrivals arrivals = new NodeArrivals(config);
     double t = 0;
     for (int i = 0; i < src.length; i++) {
       t -= Math.log1p(-random.nextDouble());
-      int slot = random.nextInt(slots);
-      if (sessionLeft[slot] == 0) {
-        sessionNode[slot] = sourceTable.sample(0, random);
-        sessionLeft[slot] = sessionLength(random);
+      int u;
+      int v;
+      int newcomer = arrivals.arrivalAt(i);
+      if (newcomer >= 0 && config.bipartite()) { // a new user's first event
+        u = newcomer;
+        v = destination(u, random);
+      } else if (newcomer >= 0) { // a new node is contacted from its community
+        v = newcomer;
+        u = memberOtherThan(layout.communities()[v], v, random);
+      } else {
+        int slot = random.nextInt(slots);
+        if (sessionLeft[slot] == 0) {
+          sessionNode[slot] = sourceTable.sample(0, random);
+          sessionLeft[slot] = sessionLength(random);
+        }
+        sessionLeft[slot]--;
+        u = sessionNode[slot];
+        v = destination(u, random);
       }
-      sessionLeft[slot]--;
-      int u = sessionNode[slot];
-      int v = destination(u, random);
+      arrivals.see(u);
+      arrivals.see(v);
       src[i] = u;
       dst[i] = v;
       time[i] = t;

@@ -152,6 +152,17 @@ class SyntheticGraphGeneratorTest {
   }
 
   @Test
+  void everyNodeAppearsWhenThereAreAtLeastAsManyEventsAsNodes() {
+    // Under Zipf activity most of these 20,000 nodes would never be drawn in 30,000 events.
+    EventStream unipartite =
+        SyntheticGraphGenerator.generate(config(20_000, 30_000, 20, 0.1, 1, 12)).events();
+    assertEquals(20_000, appearingNodes(unipartite));
+    SyntheticGraphConfig c =
+        new SyntheticGraphConfig(9_227, 157_474, 9, 0.1, true, 1_000, 0, 12, 1, 0.3, 8, 256);
+    assertEquals(9_227, appearingNodes(SyntheticGraphGenerator.generate(c).events()));
+  }
+
+  @Test
   void sessionsClusterEachNodesEventsInTime() {
     // A session's events are ~64 events apart (64 open sessions): with sessions of mean length 8,
     // 7 in 8 gaps between a node's consecutive events are short. Without sessions a node's ~20
@@ -198,6 +209,19 @@ class SyntheticGraphGeneratorTest {
         assertThrows(InputException.class, () -> SyntheticGraphPreset.byName("reddit"));
     assertEquals(
         "unknown preset 'reddit', expected one of wiki-talk, wikipedia-size", e.getMessage());
+  }
+
+  static int appearingNodes(EventStream events) {
+    boolean[] seen = new boolean[events.nodeCount()];
+    for (int i = 0; i < events.eventCount(); i++) {
+      seen[events.sources()[i]] = true;
+      seen[events.destinations()[i]] = true;
+    }
+    int count = 0;
+    for (boolean b : seen) {
+      count += b ? 1 : 0;
+    }
+    return count;
   }
 
   /** Share of endpoint occurrences held by the 1% of nodes with the highest degree. */
