@@ -10,9 +10,12 @@ import dev.depbloom.data.DataFormat;
 import dev.depbloom.data.DataFormatException;
 import dev.depbloom.data.IngestReport;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -96,9 +99,16 @@ public record EventStoreManifest(
     }
   }
 
-  /** Writes the manifest as indented JSON. */
+  /** Writes the manifest as indented JSON and syncs it to disk. */
   void write(Path file) throws IOException {
-    JSON.writeValue(file.toFile(), this);
+    ByteBuffer json = ByteBuffer.wrap(JSON.writeValueAsBytes(this));
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      while (json.hasRemaining()) {
+        channel.write(json);
+      }
+      channel.force(true);
+    }
   }
 
   /**
