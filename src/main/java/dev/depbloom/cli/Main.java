@@ -18,7 +18,13 @@ import picocli.CommandLine.Command;
           + " for link prediction on continuous-time dynamic graphs.",
       ""
     },
-    subcommands = {InspectCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      InspectCommand.class,
+      ConvertCommand.class,
+      GenerateCommand.class,
+      BenchCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class Main implements Runnable {
   public static final int EXIT_INPUT_ERROR = 2;
 

@@ -34,8 +34,15 @@ public final class EventLoader {
           throw new UncheckedIOException(e);
         }
       }
-      // The binary event store is another branch's work; the merge wires its reader here.
-      case BINARY -> throw new InputException("binary event store support is not in this build");
+      case BINARY -> {
+        EventStream stored;
+        try {
+          stored = dev.depbloom.data.store.EventStoreReader.read(path);
+        } catch (IOException e) {
+          throw new InputException(path + ": cannot read event store: " + e.getMessage(), e);
+        }
+        yield options.bipartite() != null ? stored.withBipartite(options.bipartite()) : stored;
+      }
     };
   }
 

@@ -13,11 +13,12 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Tells the format of a data path where that is unambiguous: a directory with {@code edges.csv} is
- * TGL; {@code ml_X.csv} (or a directory with one) beside {@code ml_X.npy} is DyGLib; otherwise the
- * first line that is neither blank nor a {@code #} comment decides: TGL's, DyGLib's or JODIE's
- * header, any other header (a non-numeric field) is a header CSV, numbers separated by whitespace
- * are SNAP, four comma-separated numbers are SNAP signed. Anything else asks for {@code --format}.
+ * Tells the format of a data path where that is unambiguous: a directory with {@code manifest.json}
+ * is the binary event store; a directory with {@code edges.csv} is TGL; {@code ml_X.csv} (or a
+ * directory with one) beside {@code ml_X.npy} is DyGLib; otherwise the first line that is neither
+ * blank nor a {@code #} comment decides: TGL's, DyGLib's or JODIE's header, any other header (a
+ * non-numeric field) is a header CSV, numbers separated by whitespace are SNAP, four
+ * comma-separated numbers are SNAP signed. Anything else asks for {@code --format}.
  */
 final class FormatDetector {
   /** Enough of a file's start to see its first lines. */
@@ -39,6 +40,9 @@ final class FormatDetector {
 
   static DataFormat detect(Path path) {
     if (Files.isDirectory(path)) {
+      if (Files.isRegularFile(path.resolve(dev.depbloom.data.store.EventStoreManifest.FILE_NAME))) {
+        return DataFormat.BINARY;
+      }
       if (Files.exists(path.resolve(TglDirectoryLoader.EDGES))) {
         return DataFormat.TGL;
       }
