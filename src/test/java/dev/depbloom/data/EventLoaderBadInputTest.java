@@ -196,10 +196,10 @@ class EventLoaderBadInputTest {
   }
 
   @Test
-  void theBinaryStoreIsNotInThisBuild() {
+  void aFileNamedAsBinaryStoreIsRejectedAsNotAStoreDirectory() {
     Path file = write(dir, "events.bin", "x");
     assertEquals(
-        "binary event store support is not in this build",
+        file + ": is not a directory; an event store is a directory with manifest.json",
         failure(file, LoadOptions.defaults().withFormat(DataFormat.BINARY)));
   }
 
