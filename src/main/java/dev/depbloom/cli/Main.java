@@ -19,6 +19,8 @@ import picocli.CommandLine.Command;
       ""
     },
     subcommands = {
+      TrainCommand.class,
+      EvaluateCommand.class,
       InspectCommand.class,
       ConvertCommand.class,
       GenerateCommand.class,

@@ -1,0 +1,227 @@
+package dev.depbloom.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.depbloom.data.ColumnMapping;
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.EmbeddedDatasets;
+import dev.depbloom.data.EventLoader;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
+import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.Split;
+import dev.depbloom.data.ZeroFeatureMatrix;
+import dev.depbloom.model.config.ConfigReader;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.tensor.TensorRuntime;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.TrainingRun;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32C;
+
+/**
+ * Resolves what a run is from the command line (data, edge-feature stand-ins, config, threads) and
+ * records it in {@code run.json}, so that {@code --resume} and {@code evaluate} rebuild exactly the
+ * same run from its folder.
+ */
+final class RunSetup {
+  static final String EMBEDDED = "embedded:wikipedia";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private RunSetup() {}
+
+  /** The data: a path, or the embedded data set; zero edge features of a width if asked for. */
+  static EventStream loadData(String source, LoadOptions options, Integer edgeFeatureDim) {
+    EventStream events =
+        source == null || source.equals(EMBEDDED)
+            ? EmbeddedDatasets.wikipedia(options)
+            : EventLoader.load(Path.of(source), options);
+    if (edgeFeatureDim != null) {
+      int have = events.edgeFeatures().dim();
+      if (edgeFeatureDim < 0) {
+        throw new InputException(
+            "--edge-feature-dim: expected a width >= 0, got " + edgeFeatureDim);
+      }
+      if (have > 0 && have != edgeFeatureDim) {
+        throw new InputException(
+            "--edge-feature-dim "
+                + edgeFeatureDim
+                + ": the data already has edge features of"
+                + " width "
+                + have
+                + "; the option only gives zero features to data without them");
+      }
+      if (have == 0) {
+        events =
+            events.withEdgeFeatures(new ZeroFeatureMatrix(events.eventCount(), edgeFeatureDim));
+      }
+    }
+    if (events.eventCount() < 3) {
+      throw new InputException(
+          (source == null ? EMBEDDED : source)
+              + ": "
+              + events.eventCount()
+              + " events are too few to split into training, validation and test");
+    }
+    return events;
+  }
+
+  /** CRC32C of the event columns: a run is only resumed or evaluated on the same events. */
+  static String fingerprint(EventStream events) {
+    CRC32C crc = new CRC32C();
+    ByteBuffer buf = ByteBuffer.allocate(16 * 4096).order(ByteOrder.LITTLE_ENDIAN);
+    int[] src = events.sources();
+    int[] dst = events.destinations();
+    double[] time = events.times();
+    for (int i = 0; i < src.length; i++) {
+      if (buf.remaining() < 16) {
+        buf.flip();
+        crc.update(buf);
+        buf.clear();
+      }
+      buf.putInt(src[i]).putInt(dst[i]).putDouble(time[i]);
+    }
+    buf.flip();
+    crc.update(buf);
+    return String.format("%08x", crc.getValue());
+  }
+
+  /** Records the run's provenance: everything needed to rebuild it, and versions. */
+  static ObjectNode runInfo(
+      TrainingRun run,
+      String source,
+      LoadOptions options,
+      Integer edgeFeatureDim,
+      Map<String, Double> calibration,
+      List<String> command) {
+    ObjectNode info = JSON.createObjectNode();
+    info.put("model", run.config().name());
+    info.put("seed", run.seed());
+    ObjectNode data = info.putObject("data");
+    data.put("source", source == null ? EMBEDDED : source);
+    data.put("format", options.format() == null ? null : EventLoader.formatName(options.format()));
+    data.put("columns", options.columns() == null ? null : options.columns().toString());
+    data.put("strict", options.strict());
+    if (options.bipartite() != null) {
+      data.put("bipartite", options.bipartite());
+    }
+    if (edgeFeatureDim != null) {
+      data.put("edgeFeatureDim", edgeFeatureDim);
+    }
+    EventStream e = run.events();
+    data.put("events", e.eventCount());
+    data.put("nodes", e.nodeCount());
+    data.put("isBipartite", e.bipartite());
+    data.put("fingerprint", fingerprint(e));
+    ObjectNode split = info.putObject("split");
+    split.put("train", run.split().trainCount());
+    split.put("val", run.split().valCount());
+    split.put("test", run.split().testCount());
+    ObjectNode threads = info.putObject("threads");
+    threads.put("intraOp", run.threads().intraOp());
+    threads.put("blas", run.threads().blas());
+    threads.put("sampler", run.samplerThreads());
+    if (calibration != null) {
+      ObjectNode c = threads.putObject("calibrationMillis");
+      calibration.forEach(c::put);
+    }
+    ObjectNode versions = info.putObject("versions");
+    String v = Main.class.getPackage().getImplementationVersion();
+    versions.put("depbloom", v != null ? v : "development build");
+    versions.put("java", System.getProperty("java.version"));
+    versions.put("tensorEngine", TensorRuntime.engineVersion());
+    info.put("gitRevision", gitRevision());
+    info.put("startedAt", Instant.now().toString());
+    info.set("command", JSON.valueToTree(command));
+    return info;
+  }
+
+  /** Rebuilds a recorded run from its folder; {@code dataOverride} replaces the recorded source. */
+  static TrainingRun fromDirectory(RunDirectory dir, String dataOverride) {
+    JsonNode info = dir.readRunInfo();
+    JsonNode data = info.get("data");
+    String source = dataOverride != null ? dataOverride : data.get("source").asText();
+    LoadOptions options = loadOptions(data);
+    Integer edgeDim = data.has("edgeFeatureDim") ? data.get("edgeFeatureDim").asInt() : null;
+    EventStream events = loadData(source, options, edgeDim);
+    String recorded = data.get("fingerprint").asText();
+    if (!fingerprint(events).equals(recorded)) {
+      throw new InputException(
+          source
+              + ": these are not the events run "
+              + dir.root()
+              + " was trained on (fingerprint "
+              + fingerprint(events)
+              + ", recorded "
+              + recorded
+              + ")");
+    }
+    ModelConfig config = ConfigReader.read(dir.configFile(), info.get("model").asText(), Map.of());
+    JsonNode t = info.get("threads");
+    return new TrainingRun(
+        events,
+        source,
+        Split.of(events),
+        config,
+        info.get("seed").asLong(),
+        new ThreadBudget(t.get("intraOp").asInt(), t.get("blas").asInt()),
+        t.get("sampler").asInt());
+  }
+
+  private static LoadOptions loadOptions(JsonNode data) {
+    LoadOptions o = LoadOptions.defaults();
+    JsonNode format = data.get("format");
+    if (format != null && !format.isNull()) {
+      o = o.withFormat(DataFormat.valueOf(format.asText().toUpperCase().replace('-', '_')));
+    }
+    JsonNode columns = data.get("columns");
+    if (columns != null && !columns.isNull()) {
+      o = o.withColumns(ColumnMapping.parse(columns.asText()));
+    }
+    o = o.withStrict(data.path("strict").asBoolean(false));
+    if (data.has("bipartite")) {
+      o = o.withBipartite(data.get("bipartite").asBoolean());
+    }
+    return o;
+  }
+
+  /** The git revision of the checkout the jar was built from, with "-dirty" if modified. */
+  static String gitRevision() {
+    try {
+      Path jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      Path dir = Files.isDirectory(jar) ? jar : jar.getParent();
+      String rev = run(dir, "git", "rev-parse", "HEAD");
+      if (rev == null) {
+        return "unknown";
+      }
+      String status = run(dir, "git", "status", "--porcelain", "--untracked-files=no");
+      return rev + (status != null && !status.isEmpty() ? "-dirty" : "");
+    } catch (Exception e) {
+      return "unknown";
+    }
+  }
+
+  private static String run(Path dir, String... cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes()).trim();
+    if (!p.waitFor(5, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      return null;
+    }
+    return out;
+  }
+
+  static void printWarning(PrintWriter err, String message) {
+    err.println("depbloom: warning: " + message);
+    err.flush();
+  }
+}

@@ -1,0 +1,277 @@
+package dev.depbloom.cli;
+
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
+import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.Split;
+import dev.depbloom.model.config.ConfigReader;
+import dev.depbloom.model.config.ConfigWriter;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.tensor.ThreadBudgetCalibration;
+import dev.depbloom.train.EpochMetrics;
+import dev.depbloom.train.ProgressReporter;
+import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.RunSummary;
+import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.Trainer;
+import dev.depbloom.train.TrainingRun;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code depbloom train}: trains a model, validates every epoch, tests the best epoch. */
+@Command(
+    name = "train",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Trains a temporal GNN for link prediction with TGL's semantics: per epoch a memory reset, a"
+          + " training pass and a validation pass (AP, AUC); then the best epoch is tested after a"
+          + " memory reset and a replay of training and validation events (AP, AUC, MRR, new-node"
+          + " AP). Every run writes config.yml, run.json, metrics.jsonl, checkpoints and test.json"
+          + " to its output folder.",
+      "",
+      "With no arguments: TGN on the embedded Wikipedia data set.",
+      ""
+    })
+final class TrainCommand implements Callable<Integer> {
+  @Option(
+      names = "--data",
+      paramLabel = "PATH",
+      description = "Data set (file or directory); default: the embedded Wikipedia stream.")
+  String data;
+
+  @Mixin LoadOptionsMixin load;
+
+  @Option(
+      names = "--model",
+      paramLabel = "NAME",
+      defaultValue = "tgn",
+      description =
+          "jodie, tgn, apan, tgat or dysat (TGL's published configurations; default: tgn).")
+  String model;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Model config in YAML (TGL's files load as they are); replaces --model's.")
+  Path config;
+
+  @Option(
+      names = "--set",
+      paramLabel = "SECTION.KEY=VALUE",
+      description = "Overrides one config key, e.g. --set memory.dim_out=50 (repeatable).")
+  Map<String, String> overrides = new LinkedHashMap<>();
+
+  @Option(names = "--epochs", paramLabel = "N", description = "Training epochs (train.epoch).")
+  Integer epochs;
+
+  @Option(
+      names = "--batch-size",
+      paramLabel = "B",
+      description = "Events per batch (train.batch_size).")
+  Integer batchSize;
+
+  @Option(names = "--lr", paramLabel = "RATE", description = "Adam learning rate (train.lr).")
+  Double learningRate;
+
+  @Option(
+      names = "--eval-negatives",
+      paramLabel = "K",
+      description = "Negatives per test event for MRR (train.eval_negatives; default 49).")
+  Integer evalNegatives;
+
+  @Option(
+      names = "--edge-feature-dim",
+      paramLabel = "W",
+      description =
+          "Gives data without edge features zero features of width W (e.g. 172 for WIKI).")
+  Integer edgeFeatureDim;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Run seed.")
+  long seed;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Output folder (default: runs/MODEL-TIMESTAMP); must not exist or be empty.")
+  Path out;
+
+  @Option(
+      names = "--resume",
+      paramLabel = "DIR",
+      description =
+          "Continues the run in DIR from its last completed epoch (other options ignored).")
+  Path resume;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "INTRA,BLAS",
+      description = "Tensor threads: libtorch intra-op and OpenBLAS (default: measured at start).")
+  String threads;
+
+  @Option(
+      names = "--sampler-threads",
+      paramLabel = "N",
+      description = "Java threads for neighbor sampling (default: the number of cores).")
+  Integer samplerThreads;
+
+  @Option(names = "--json", description = "Print the final summary as one JSON object.")
+  boolean json;
+
+  @Option(names = "--quiet", description = "No progress output on standard error.")
+  boolean quiet;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    RunDirectory dir;
+    TrainingRun run;
+    if (resume != null) {
+      dir = RunDirectory.open(resume);
+      run = RunSetup.fromDirectory(dir, null);
+    } else {
+      LoadOptions options = load.toLoadOptions(err);
+      EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
+      ModelConfig cfg = resolveConfig();
+      int cores = Runtime.getRuntime().availableProcessors();
+      Map<String, Double> calibration = null;
+      ThreadBudget budget;
+      if (threads != null) {
+        budget = parseThreads(threads);
+      } else {
+        ThreadBudgetCalibration.Result r = ThreadBudgetCalibration.calibrate(cores);
+        budget = r.chosen();
+        calibration = r.millisByCandidate();
+      }
+      run =
+          new TrainingRun(
+              events,
+              data == null ? RunSetup.EMBEDDED : data,
+              Split.of(events),
+              cfg,
+              seed,
+              budget,
+              samplerThreads != null ? samplerThreads : cores);
+      dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
+      dir.writeConfig(ConfigWriter.toYaml(cfg));
+      dir.writeRunInfo(
+          RunSetup.runInfo(
+              run,
+              data,
+              options,
+              edgeFeatureDim,
+              calibration,
+              List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0]))));
+    }
+    RunSummary summary = train(dir, run, err);
+    print(summary, dir);
+    return 0;
+  }
+
+  private RunSummary train(RunDirectory dir, TrainingRun run, PrintWriter err) {
+    RunDirectory.ResumeState state = dir.readState();
+    try (Trainer trainer = new Trainer(run)) {
+      if (!quiet) {
+        trainer.addListener(
+            new ProgressReporter(
+                System.err, run.config().train().epochs(), System.console() != null));
+        err.printf(
+            "depbloom: %s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; threads %s; output %s%n",
+            run.config().name(),
+            run.dataSource(),
+            run.events().eventCount(),
+            run.events().nodeCount(),
+            run.events().bipartite() ? " (bipartite)" : "",
+            run.split().trainCount(),
+            run.split().valCount(),
+            run.split().testCount(),
+            run.threads(),
+            dir.root());
+        err.flush();
+      }
+      if (state.lastEpoch() > 0) {
+        trainer.restore(dir, state.lastEpoch());
+      }
+      List<EpochMetrics> history = trainer.fit(dir, state.history(), state.bestEpoch());
+      int best = bestEpoch(history);
+      TestMetrics test = trainer.test(dir, best);
+      dir.writeTest(test);
+      return new RunSummary(history, best, test);
+    }
+  }
+
+  private static int bestEpoch(List<EpochMetrics> history) {
+    int best = 1;
+    for (EpochMetrics m : history) {
+      if (m.valAp() > history.get(best - 1).valAp()) {
+        best = m.epoch();
+      }
+    }
+    return best;
+  }
+
+  private ModelConfig resolveConfig() {
+    Map<String, String> o = new LinkedHashMap<>(overrides);
+    if (epochs != null) {
+      o.put("train.epoch", String.valueOf(epochs));
+    }
+    if (batchSize != null) {
+      o.put("train.batch_size", String.valueOf(batchSize));
+    }
+    if (learningRate != null) {
+      o.put("train.lr", String.valueOf(learningRate));
+    }
+    if (evalNegatives != null) {
+      o.put("train.eval_negatives", String.valueOf(evalNegatives));
+    }
+    if (config != null) {
+      String name = config.getFileName().toString().replaceFirst("\\.ya?ml$", "");
+      return ConfigReader.read(config, name, o);
+    }
+    return ModelZoo.config(model, o);
+  }
+
+  static ThreadBudget parseThreads(String spec) {
+    String[] parts = spec.split(",");
+    try {
+      if (parts.length == 2) {
+        return new ThreadBudget(
+            Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw new InputException(
+        "--threads " + spec + ": expected two positive counts INTRA,BLAS, e.g. 1,2");
+  }
+
+  private static Path defaultOut(String model) {
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    return Path.of("runs", model + "-" + stamp);
+  }
+
+  private void print(RunSummary s, RunDirectory dir) {
+    Map<String, Object> m = Summaries.of(s, dir);
+    PrintWriter o = spec.commandLine().getOut();
+    if (json) {
+      o.println(Summaries.json(m));
+    } else {
+      o.print(Summaries.table(m));
+    }
+    o.flush();
+  }
+}
