@@ -54,13 +54,16 @@ public final class SamplerBenchmark {
       long minPerSecond,
       long maxPerSecond) {}
 
-  private final EventStream events;
   private final TemporalCsr csr;
   private final List<Batch> batches; // training batches in time order
   private final long seed;
 
+  /** The benchmark on an event file read by {@link #readJodieCsv}. */
+  public static SamplerBenchmark onFile(Path file, long seed) {
+    return new SamplerBenchmark(readJodieCsv(file), seed);
+  }
+
   public SamplerBenchmark(EventStream events, long seed) {
-    this.events = events;
     this.csr = TemporalCsr.build(events, true);
     this.seed = seed;
     this.batches = trainingBatches(events, seed);
@@ -83,10 +86,6 @@ public final class SamplerBenchmark {
 
   public int trainEvents() {
     return batches.isEmpty() ? 0 : batches.get(batches.size() - 1).end();
-  }
-
-  public EventStream events() {
-    return events;
   }
 
   /** TGN's workload: 1 layer, 10 most recent. */
@@ -148,15 +147,16 @@ public final class SamplerBenchmark {
 
   // ---------------------------------------------------------------------------------------------
   // TEMPORARY, REPLACE AT MERGE: a minimal reader for /work/shared/data/wikipedia.csv.gz until the
-  // project's loader (other branch) and the embedded data set land. Replace readJodieCsv and
-  // defaultDataPath with the loader; the bench command's --data then defaults to the embedded set.
+  // project's loader (other branch) and the embedded data set land. Replace readJodieCsv (used only
+  // by onFile) and defaultDataPath with the loader; the bench command's --data then defaults to the
+  // embedded set.
   // ---------------------------------------------------------------------------------------------
 
   /**
    * Reads a JODIE-style CSV ({@code u,i,ts,...} with a header line, gzip when the name ends in
    * {@code .gz}) whose rows are already sorted by time and whose ids are already dense.
    */
-  public static EventStream readJodieCsv(Path path) {
+  private static EventStream readJodieCsv(Path path) {
     List<int[]> ids = new ArrayList<>();
     List<Double> times = new ArrayList<>();
     try (InputStream raw = Files.newInputStream(path);

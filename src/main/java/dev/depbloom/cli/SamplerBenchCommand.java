@@ -76,7 +76,7 @@ final class SamplerBenchCommand implements Runnable {
       throw new InputException("--threads and --passes must be at least 1, --warmup at least 0");
     }
     Path path = data != null ? data : SamplerBenchmark.defaultDataPath();
-    SamplerBenchmark bench = new SamplerBenchmark(SamplerBenchmark.readJodieCsv(path), seed);
+    SamplerBenchmark bench = SamplerBenchmark.onFile(path, seed);
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {
       out.printf(
