@@ -127,9 +127,9 @@ final class ChunkedLayerSampler implements AutoCloseable {
       boolean propagate = windows.windowed() && l + 1 < fanouts.length;
       long layerSeed = RandomStreams.derive(seed, COMPONENT, stream, snapshot, l);
       LayerRun run = new LayerRun(nodes, times, fanouts[l], snapshot, layerSeed, propagate);
-      pool.forEachChunk(nodes.length, run::count);
+      pool.forEachChunk(nodes.length, fanouts[l], run::count);
       run.allocate();
-      pool.forEachChunk(nodes.length, run::fill);
+      pool.forEachChunk(nodes.length, fanouts[l], run::fill);
       SampledLayer layer = run.layer();
       layers.add(layer);
       nodes = layer.nodes();
