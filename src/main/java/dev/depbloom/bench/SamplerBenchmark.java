@@ -91,27 +91,29 @@ public final class SamplerBenchmark {
   /** TGN's workload: 1 layer, 10 most recent. */
   public Measurement measureRecent(int threads, int warmupPasses, int passes) {
     return measure(
-        SamplerConfig.of(SamplingStrategy.RECENT, RECENT_FANOUTS), threads, warmupPasses, passes);
+        SamplerConfig.of(SamplingStrategy.RECENT, RECENT_FANOUTS).withThreads(threads),
+        warmupPasses,
+        passes);
   }
 
   /** TGAT's workload: 2 layers, 10 uniform draws each. */
   public Measurement measureUniform(int threads, int warmupPasses, int passes) {
     return measure(
-        SamplerConfig.of(SamplingStrategy.UNIFORM, UNIFORM_FANOUTS).withSeed(seed),
-        threads,
+        SamplerConfig.of(SamplingStrategy.UNIFORM, UNIFORM_FANOUTS)
+            .withThreads(threads)
+            .withSeed(seed),
         warmupPasses,
         passes);
   }
 
   /** Runs {@code warmupPasses} unmeasured and {@code passes} measured passes of the config. */
-  public Measurement measure(SamplerConfig config, int threads, int warmupPasses, int passes) {
+  public Measurement measure(SamplerConfig config, int warmupPasses, int passes) {
     if (passes < 1 || warmupPasses < 0) {
       throw new IllegalArgumentException("need at least one measured pass and no negative warm-up");
     }
     double[] perSecond = new double[passes];
     long neighbors = 0;
-    try (NeighborSampler sampler =
-        NeighborSamplerFactory.create(config.withThreads(threads), csr)) {
+    try (NeighborSampler sampler = NeighborSamplerFactory.create(config, csr)) {
       for (int pass = -warmupPasses; pass < passes; pass++) {
         sampler.reset();
         long start = System.nanoTime();
@@ -122,19 +124,20 @@ public final class SamplerBenchmark {
         }
       }
     }
-    double[] sorted = perSecond.clone();
-    Arrays.sort(sorted);
+    Arrays.sort(perSecond);
     double median =
-        passes % 2 == 1 ? sorted[passes / 2] : (sorted[passes / 2 - 1] + sorted[passes / 2]) / 2;
+        passes % 2 == 1
+            ? perSecond[passes / 2]
+            : (perSecond[passes / 2 - 1] + perSecond[passes / 2]) / 2;
     return new Measurement(
         config.strategy().configName(),
         config.fanouts(),
-        threads,
+        config.threads(),
         passes,
         neighbors,
         Math.round(median),
-        Math.round(sorted[0]),
-        Math.round(sorted[passes - 1]));
+        Math.round(perSecond[0]),
+        Math.round(perSecond[passes - 1]));
   }
 
   private long samplePass(NeighborSampler sampler) {

@@ -79,51 +79,39 @@ final class SamplerBenchCommand implements Runnable {
     SamplerBenchmark bench = SamplerBenchmark.onFile(path, seed);
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {
-      out.printf(
-          "sampler benchmark: %s, %,d training events in %d batches of %d, roots [src|dst|neg],"
-              + " %d thread(s), %d warm-up + %d measured passes%n",
-          path.getFileName(),
-          bench.trainEvents(),
-          bench.batchCount(),
-          SamplerBenchmark.BATCH_SIZE,
-          threads,
-          warmup,
-          passes);
-      out.printf(
-          "%-8s %-9s %15s %18s %18s %18s%n",
-          "strategy", "fanouts", "neighbors/pass", "median n/s", "min n/s", "max n/s");
-      out.flush();
+      printHeader(out, path, bench);
     }
     Measurement recent = bench.measureRecent(threads, warmup, passes);
-    print(out, recent);
+    if (!json) {
+      printRow(out, recent);
+    }
     Measurement uniform = bench.measureUniform(threads, warmup, passes);
-    print(out, uniform);
-    if (json) {
-      JsonReport report =
-          new JsonReport(
-              recent.medianPerSecond(),
-              uniform.medianPerSecond(),
-              threads,
-              path.toString(),
-              bench.trainEvents(),
-              bench.batchCount(),
-              SamplerBenchmark.BATCH_SIZE,
-              warmup,
-              recent,
-              uniform);
-      try {
-        out.println(new ObjectMapper().writeValueAsString(report));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("cannot write the report as JSON", e);
-      }
+    if (!json) {
+      printRow(out, uniform);
+    } else {
+      printJson(out, path, bench, recent, uniform);
     }
     out.flush();
   }
 
-  private void print(PrintWriter out, Measurement m) {
-    if (json) {
-      return;
-    }
+  private void printHeader(PrintWriter out, Path path, SamplerBenchmark bench) {
+    out.printf(
+        "sampler benchmark: %s, %,d training events in %d batches of %d, roots [src|dst|neg],"
+            + " %d thread(s), %d warm-up + %d measured passes%n",
+        path.getFileName(),
+        bench.trainEvents(),
+        bench.batchCount(),
+        SamplerBenchmark.BATCH_SIZE,
+        threads,
+        warmup,
+        passes);
+    out.printf(
+        "%-8s %-9s %15s %18s %18s %18s%n",
+        "strategy", "fanouts", "neighbors/pass", "median n/s", "min n/s", "max n/s");
+    out.flush();
+  }
+
+  private static void printRow(PrintWriter out, Measurement m) {
     out.printf(
         "%-8s %-9s %,15d %,18d %,18d %,18d%n",
         m.strategy(),
@@ -133,5 +121,26 @@ final class SamplerBenchCommand implements Runnable {
         m.minPerSecond(),
         m.maxPerSecond());
     out.flush();
+  }
+
+  private void printJson(
+      PrintWriter out, Path path, SamplerBenchmark bench, Measurement recent, Measurement uniform) {
+    JsonReport report =
+        new JsonReport(
+            recent.medianPerSecond(),
+            uniform.medianPerSecond(),
+            threads,
+            path.toString(),
+            bench.trainEvents(),
+            bench.batchCount(),
+            SamplerBenchmark.BATCH_SIZE,
+            warmup,
+            recent,
+            uniform);
+    try {
+      out.println(new ObjectMapper().writeValueAsString(report));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the report as JSON", e);
+    }
   }
 }
