@@ -20,6 +20,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -198,6 +199,8 @@ public final class SamplerBenchmark {
               e);
         }
       }
+    } catch (NoSuchFileException e) {
+      throw new InputException("no such file: " + path, e);
     } catch (IOException e) {
       throw new InputException("cannot read " + path + ": " + e.getMessage(), e);
     }

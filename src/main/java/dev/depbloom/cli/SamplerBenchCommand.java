@@ -25,6 +25,7 @@ final class SamplerBenchCommand implements Runnable {
 
   @Option(
       names = "--threads",
+      paramLabel = "T",
       defaultValue = "2",
       description = "Sampling threads, the caller's included (default: ${DEFAULT-VALUE}).")
   int threads;
@@ -34,6 +35,7 @@ final class SamplerBenchCommand implements Runnable {
 
   @Option(
       names = "--data",
+      paramLabel = "PATH",
       description =
           "Event file (JODIE CSV u,i,ts,label, gzip or plain, sorted by time; default:"
               + " wikipedia.csv.gz from the shared data folder).")
@@ -41,18 +43,21 @@ final class SamplerBenchCommand implements Runnable {
 
   @Option(
       names = "--warmup",
+      paramLabel = "W",
       defaultValue = "2",
       description = "Unmeasured passes first (default: ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(
       names = "--passes",
+      paramLabel = "P",
       defaultValue = "5",
       description = "Measured passes (default: ${DEFAULT-VALUE}).")
   int passes;
 
   @Option(
       names = "--seed",
+      paramLabel = "S",
       defaultValue = "0",
       description = "Seed of negatives and uniform draws (default: ${DEFAULT-VALUE}).")
   long seed;
