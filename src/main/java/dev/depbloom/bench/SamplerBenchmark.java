@@ -3,28 +3,16 @@ package dev.depbloom.bench;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.batch.NegativeSampler;
-import dev.depbloom.data.DataFormat;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.IngestReport;
-import dev.depbloom.data.InputException;
-import dev.depbloom.data.NodeIdMap;
 import dev.depbloom.data.Split;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.NeighborSamplerFactory;
 import dev.depbloom.sampling.SamplerConfig;
 import dev.depbloom.sampling.SamplingStrategy;
 import dev.depbloom.sampling.TemporalCsr;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Neighbor sampling throughput as training sees it: the training events (first 70%) in batches of
@@ -54,13 +42,11 @@ public final class SamplerBenchmark {
       long minPerSecond,
       long maxPerSecond) {}
 
-  private final EventStream events;
   private final TemporalCsr csr;
   private final List<Batch> batches; // training batches in time order
   private final long seed;
 
   public SamplerBenchmark(EventStream events, long seed) {
-    this.events = events;
     this.csr = TemporalCsr.build(events, true);
     this.seed = seed;
     this.batches = trainingBatches(events, seed);
@@ -85,34 +71,32 @@ public final class SamplerBenchmark {
     return batches.isEmpty() ? 0 : batches.get(batches.size() - 1).end();
   }
 
-  public EventStream events() {
-    return events;
-  }
-
   /** TGN's workload: 1 layer, 10 most recent. */
   public Measurement measureRecent(int threads, int warmupPasses, int passes) {
     return measure(
-        SamplerConfig.of(SamplingStrategy.RECENT, RECENT_FANOUTS), threads, warmupPasses, passes);
+        SamplerConfig.of(SamplingStrategy.RECENT, RECENT_FANOUTS).withThreads(threads),
+        warmupPasses,
+        passes);
   }
 
   /** TGAT's workload: 2 layers, 10 uniform draws each. */
   public Measurement measureUniform(int threads, int warmupPasses, int passes) {
     return measure(
-        SamplerConfig.of(SamplingStrategy.UNIFORM, UNIFORM_FANOUTS).withSeed(seed),
-        threads,
+        SamplerConfig.of(SamplingStrategy.UNIFORM, UNIFORM_FANOUTS)
+            .withThreads(threads)
+            .withSeed(seed),
         warmupPasses,
         passes);
   }
 
   /** Runs {@code warmupPasses} unmeasured and {@code passes} measured passes of the config. */
-  public Measurement measure(SamplerConfig config, int threads, int warmupPasses, int passes) {
+  public Measurement measure(SamplerConfig config, int warmupPasses, int passes) {
     if (passes < 1 || warmupPasses < 0) {
       throw new IllegalArgumentException("need at least one measured pass and no negative warm-up");
     }
     double[] perSecond = new double[passes];
     long neighbors = 0;
-    try (NeighborSampler sampler =
-        NeighborSamplerFactory.create(config.withThreads(threads), csr)) {
+    try (NeighborSampler sampler = NeighborSamplerFactory.create(config, csr)) {
       for (int pass = -warmupPasses; pass < passes; pass++) {
         sampler.reset();
         long start = System.nanoTime();
@@ -123,19 +107,20 @@ public final class SamplerBenchmark {
         }
       }
     }
-    double[] sorted = perSecond.clone();
-    Arrays.sort(sorted);
+    Arrays.sort(perSecond);
     double median =
-        passes % 2 == 1 ? sorted[passes / 2] : (sorted[passes / 2 - 1] + sorted[passes / 2]) / 2;
+        passes % 2 == 1
+            ? perSecond[passes / 2]
+            : (perSecond[passes / 2 - 1] + perSecond[passes / 2]) / 2;
     return new Measurement(
         config.strategy().configName(),
         config.fanouts(),
-        threads,
+        config.threads(),
         passes,
         neighbors,
         Math.round(median),
-        Math.round(sorted[0]),
-        Math.round(sorted[passes - 1]));
+        Math.round(perSecond[0]),
+        Math.round(perSecond[passes - 1]));
   }
 
   private long samplePass(NeighborSampler sampler) {
@@ -144,113 +129,5 @@ public final class SamplerBenchmark {
       neighbors += sampler.sample(batch.roots(), batch.rootTimes(), batch.index()).sampleCount();
     }
     return neighbors;
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // TEMPORARY, REPLACE AT MERGE: a minimal reader for /work/shared/data/wikipedia.csv.gz until the
-  // project's loader (other branch) and the embedded data set land. Replace readJodieCsv and
-  // defaultDataPath with the loader; the bench command's --data then defaults to the embedded set.
-  // ---------------------------------------------------------------------------------------------
-
-  /**
-   * Reads a JODIE-style CSV ({@code u,i,ts,...} with a header line, gzip when the name ends in
-   * {@code .gz}) whose rows are already sorted by time and whose ids are already dense.
-   */
-  public static EventStream readJodieCsv(Path path) {
-    List<int[]> ids = new ArrayList<>();
-    List<Double> times = new ArrayList<>();
-    try (InputStream raw = Files.newInputStream(path);
-        InputStream in = path.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw;
-        BufferedReader reader =
-            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-      String line = reader.readLine(); // header
-      int lineNumber = 1;
-      while ((line = reader.readLine()) != null) {
-        lineNumber++;
-        if (line.isBlank()) {
-          continue;
-        }
-        String[] f = line.split(",", 4);
-        try {
-          ids.add(new int[] {Integer.parseInt(f[0].trim()), Integer.parseInt(f[1].trim())});
-          double t = Double.parseDouble(f[2].trim());
-          if (!times.isEmpty() && t < times.get(times.size() - 1)) {
-            throw new InputException(
-                path
-                    + ":"
-                    + lineNumber
-                    + ": time "
-                    + t
-                    + " is earlier than the previous row's; this reader needs rows sorted by time");
-          }
-          times.add(t);
-        } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
-          throw new InputException(
-              path
-                  + ":"
-                  + lineNumber
-                  + ": expected 'u,i,ts,...' with integer ids and a numeric time, got '"
-                  + line
-                  + "'",
-              e);
-        }
-      }
-    } catch (IOException e) {
-      throw new InputException("cannot read " + path + ": " + e.getMessage(), e);
-    }
-    int e = ids.size();
-    int[] src = new int[e];
-    int[] dst = new int[e];
-    double[] time = new double[e];
-    int nodes = 0;
-    for (int i = 0; i < e; i++) {
-      src[i] = ids.get(i)[0];
-      dst[i] = ids.get(i)[1];
-      time[i] = times.get(i);
-      nodes = Math.max(nodes, Math.max(src[i], dst[i]) + 1);
-    }
-    boolean bipartite = !EventStream.sharesNodes(src, dst, nodes);
-    return new EventStream(
-        src,
-        dst,
-        time,
-        null,
-        null,
-        null,
-        NodeIdMap.identity(nodes),
-        bipartite,
-        new IngestReport(path.toString(), DataFormat.JODIE, 0, 0));
-  }
-
-  /**
-   * Where {@code wikipedia.csv.gz} is looked for without {@code --data}: the folder in the system
-   * property {@code depbloom.sharedData}, then {@code ../shared/data} beside the checkout that
-   * holds the jar, then {@code ../shared/data} from the working directory.
-   */
-  public static Path defaultDataPath() {
-    List<Path> candidates = new ArrayList<>();
-    String property = System.getProperty("depbloom.sharedData");
-    if (property != null) {
-      candidates.add(Path.of(property));
-    }
-    try {
-      Path jar =
-          Path.of(
-              SamplerBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      // target/depbloom.jar or target/classes -> checkout -> ../shared/data
-      candidates.add(
-          jar.toAbsolutePath().getParent().getParent().resolveSibling("shared").resolve("data"));
-    } catch (Exception e) {
-      // no code source location: fall through to the working directory
-    }
-    candidates.add(Path.of("..", "shared", "data"));
-    for (Path folder : candidates) {
-      Path file = folder.resolve("wikipedia.csv.gz");
-      if (Files.isRegularFile(file)) {
-        return file;
-      }
-    }
-    throw new InputException(
-        "wikipedia.csv.gz not found in " + candidates + "; give the file with --data PATH");
   }
 }

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.bench.SamplerBenchmark;
 import dev.depbloom.bench.SamplerBenchmark.Measurement;
 import dev.depbloom.data.InputException;
+import dev.depbloom.data.LoadOptions;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,6 +25,7 @@ final class SamplerBenchCommand implements Runnable {
 
   @Option(
       names = "--threads",
+      paramLabel = "T",
       defaultValue = "2",
       description = "Sampling threads, the caller's included (default: ${DEFAULT-VALUE}).")
   int threads;
@@ -34,25 +35,28 @@ final class SamplerBenchCommand implements Runnable {
 
   @Option(
       names = "--data",
+      paramLabel = "PATH",
       description =
-          "Event file (JODIE CSV u,i,ts,label, gzip or plain, sorted by time; default:"
-              + " wikipedia.csv.gz from the shared data folder).")
-  Path data;
+          "Data set in any format the loaders read (default: the embedded Wikipedia stream).")
+  String data;
 
   @Option(
       names = "--warmup",
+      paramLabel = "W",
       defaultValue = "2",
       description = "Unmeasured passes first (default: ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(
       names = "--passes",
+      paramLabel = "P",
       defaultValue = "5",
       description = "Measured passes (default: ${DEFAULT-VALUE}).")
   int passes;
 
   @Option(
       names = "--seed",
+      paramLabel = "S",
       defaultValue = "0",
       description = "Seed of negatives and uniform draws (default: ${DEFAULT-VALUE}).")
   long seed;
@@ -75,55 +79,44 @@ final class SamplerBenchCommand implements Runnable {
     if (threads < 1 || passes < 1 || warmup < 0) {
       throw new InputException("--threads and --passes must be at least 1, --warmup at least 0");
     }
-    Path path = data != null ? data : SamplerBenchmark.defaultDataPath();
-    SamplerBenchmark bench = new SamplerBenchmark(SamplerBenchmark.readJodieCsv(path), seed);
+    String path = data != null ? data : RunSetup.EMBEDDED;
+    SamplerBenchmark bench =
+        new SamplerBenchmark(RunSetup.loadData(data, LoadOptions.defaults(), null), seed);
     PrintWriter out = spec.commandLine().getOut();
     if (!json) {
-      out.printf(
-          "sampler benchmark: %s, %,d training events in %d batches of %d, roots [src|dst|neg],"
-              + " %d thread(s), %d warm-up + %d measured passes%n",
-          path.getFileName(),
-          bench.trainEvents(),
-          bench.batchCount(),
-          SamplerBenchmark.BATCH_SIZE,
-          threads,
-          warmup,
-          passes);
-      out.printf(
-          "%-8s %-9s %15s %18s %18s %18s%n",
-          "strategy", "fanouts", "neighbors/pass", "median n/s", "min n/s", "max n/s");
-      out.flush();
+      printHeader(out, path, bench);
     }
     Measurement recent = bench.measureRecent(threads, warmup, passes);
-    print(out, recent);
+    if (!json) {
+      printRow(out, recent);
+    }
     Measurement uniform = bench.measureUniform(threads, warmup, passes);
-    print(out, uniform);
-    if (json) {
-      JsonReport report =
-          new JsonReport(
-              recent.medianPerSecond(),
-              uniform.medianPerSecond(),
-              threads,
-              path.toString(),
-              bench.trainEvents(),
-              bench.batchCount(),
-              SamplerBenchmark.BATCH_SIZE,
-              warmup,
-              recent,
-              uniform);
-      try {
-        out.println(new ObjectMapper().writeValueAsString(report));
-      } catch (JsonProcessingException e) {
-        throw new IllegalStateException("cannot write the report as JSON", e);
-      }
+    if (!json) {
+      printRow(out, uniform);
+    } else {
+      printJson(out, path, bench, recent, uniform);
     }
     out.flush();
   }
 
-  private void print(PrintWriter out, Measurement m) {
-    if (json) {
-      return;
-    }
+  private void printHeader(PrintWriter out, String path, SamplerBenchmark bench) {
+    out.printf(
+        "sampler benchmark: %s, %,d training events in %d batches of %d, roots [src|dst|neg],"
+            + " %d thread(s), %d warm-up + %d measured passes%n",
+        path,
+        bench.trainEvents(),
+        bench.batchCount(),
+        SamplerBenchmark.BATCH_SIZE,
+        threads,
+        warmup,
+        passes);
+    out.printf(
+        "%-8s %-9s %15s %18s %18s %18s%n",
+        "strategy", "fanouts", "neighbors/pass", "median n/s", "min n/s", "max n/s");
+    out.flush();
+  }
+
+  private static void printRow(PrintWriter out, Measurement m) {
     out.printf(
         "%-8s %-9s %,15d %,18d %,18d %,18d%n",
         m.strategy(),
@@ -133,5 +126,30 @@ final class SamplerBenchCommand implements Runnable {
         m.minPerSecond(),
         m.maxPerSecond());
     out.flush();
+  }
+
+  private void printJson(
+      PrintWriter out,
+      String path,
+      SamplerBenchmark bench,
+      Measurement recent,
+      Measurement uniform) {
+    JsonReport report =
+        new JsonReport(
+            recent.medianPerSecond(),
+            uniform.medianPerSecond(),
+            threads,
+            path,
+            bench.trainEvents(),
+            bench.batchCount(),
+            SamplerBenchmark.BATCH_SIZE,
+            warmup,
+            recent,
+            uniform);
+    try {
+      out.println(new ObjectMapper().writeValueAsString(report));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write the report as JSON", e);
+    }
   }
 }

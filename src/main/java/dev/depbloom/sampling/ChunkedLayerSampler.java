@@ -10,11 +10,12 @@ import java.util.List;
  * CSR-over-roots output. A strategy only says, through a {@link NeighborPicker}, which of a root's
  * eligible row positions it takes.
  *
- * <p>Per snapshot and layer, roots are cut into contiguous chunks, one per thread, and processed in
- * two passes: <em>count</em> finds every root's eligible positions {@code [lo, hi)} in its row and
- * how many samples it gets; a prefix sum over the counts gives the offsets; <em>fill</em> writes
- * each root's samples at its offset. Threads write disjoint ranges, so there are no locks and the
- * output does not depend on the number of threads.
+ * <p>Per snapshot and layer, roots are cut into contiguous chunks, at most one per thread and only
+ * as many as the layer's work is worth ({@link RootChunkPool#MIN_CHUNK_WORK}), and processed in two
+ * passes: <em>count</em> finds every root's eligible positions {@code [lo, hi)} in its row and how
+ * many samples it gets; a prefix sum over the counts gives the offsets; <em>fill</em> writes each
+ * root's samples at its offset. Threads write disjoint ranges, so there are no locks and the output
+ * does not depend on the number of threads.
  *
  * <p>Before each call the time pointers of the call's roots move forward to the call's earliest
  * query time (one pointer table per window boundary); searches then start from the pointers when
@@ -127,9 +128,9 @@ final class ChunkedLayerSampler implements AutoCloseable {
       boolean propagate = windows.windowed() && l + 1 < fanouts.length;
       long layerSeed = RandomStreams.derive(seed, COMPONENT, stream, snapshot, l);
       LayerRun run = new LayerRun(nodes, times, fanouts[l], snapshot, layerSeed, propagate);
-      pool.forEachChunk(nodes.length, run::count);
+      pool.forEachChunk(nodes.length, fanouts[l], run::count);
       run.allocate();
-      pool.forEachChunk(nodes.length, run::fill);
+      pool.forEachChunk(nodes.length, fanouts[l], run::fill);
       SampledLayer layer = run.layer();
       layers.add(layer);
       nodes = layer.nodes();

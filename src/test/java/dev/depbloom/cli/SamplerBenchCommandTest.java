@@ -85,6 +85,14 @@ class SamplerBenchCommandTest {
   }
 
   @Test
+  void saysWhichDataFileIsMissing() {
+    Path missing = dir.resolve("missing.csv.gz");
+    String[] result = run("bench", "sampler", "--data", missing.toString());
+    assertEquals("2", result[0]);
+    assertEquals("depbloom: error: no such file: " + missing + System.lineSeparator(), result[2]);
+  }
+
+  @Test
   void benchWithoutASubcommandListsTheBenchmarks() {
     String[] result = run("bench");
     assertEquals("0", result[0]);

@@ -133,10 +133,28 @@ abstract class NeighborSamplerContract {
 
   @Test
   void givesIdenticalSamplesForOneTwoAndFourThreads() {
-    for (SnapshotWindows windows : List.of(SnapshotWindows.NONE, SNAPSHOTS)) {
-      List<TemporalSample> reference = sampleAll(create(CSR, new int[] {5, 5}, windows, 1));
+    // Large enough that every layer is cut into four chunks (see RootChunkPool.MIN_CHUNK_WORK).
+    EventStream events = TinyStreams.random(9, 500, 30_000, 4_000);
+    TemporalCsr csr = TemporalCsr.build(events, true);
+    List<Queries> calls = new ArrayList<>();
+    for (int[] b : BatchPlan.bounds(0, events.eventCount(), 3000)) {
+      int[] negatives = new SplittableRandom(b[0]).ints(b[1] - b[0], 0, 500).toArray();
+      Batch batch = Batch.of(events, calls.size(), b[0], b[1], negatives);
+      calls.add(new Queries(batch.index(), batch.roots(), batch.rootTimes()));
+    }
+    SplittableRandom random = new SplittableRandom(21);
+    calls.add(
+        new Queries(
+            calls.size(),
+            random.ints(9000, 0, 500).toArray(),
+            random.doubles(9000, 0, 4000).toArray()));
+    for (SnapshotWindows windows : List.of(SnapshotWindows.NONE, new SnapshotWindows(2, 500))) {
+      List<TemporalSample> reference = sampleAll(create(csr, new int[] {10, 5}, windows, 1), calls);
+      SampledLayer lastSecondLayer = reference.get(calls.size() - 2).layers().get(1);
+      assertTrue(lastSecondLayer.rootCount() * 5L >= 4 * RootChunkPool.MIN_CHUNK_WORK);
       for (int threads : new int[] {2, 4}) {
-        List<TemporalSample> other = sampleAll(create(CSR, new int[] {5, 5}, windows, threads));
+        List<TemporalSample> other =
+            sampleAll(create(csr, new int[] {10, 5}, windows, threads), calls);
         for (int i = 0; i < reference.size(); i++) {
           assertSameSample(reference.get(i), other.get(i));
         }
@@ -187,10 +205,15 @@ abstract class NeighborSamplerContract {
 
   /** Every batch of {@link #batches} in time order, stream key = batch index; closes sampler. */
   static List<TemporalSample> sampleAll(NeighborSampler sampler) {
+    return sampleAll(sampler, batches(EVENTS));
+  }
+
+  /** Every call in order, stream key = the call's index; closes the sampler. */
+  static List<TemporalSample> sampleAll(NeighborSampler sampler, List<Queries> calls) {
     try (sampler) {
       List<TemporalSample> out = new ArrayList<>();
-      for (Queries b : batches(EVENTS)) {
-        out.add(sampler.sample(b.roots(), b.rootTimes(), b.index()));
+      for (Queries q : calls) {
+        out.add(sampler.sample(q.roots(), q.rootTimes(), q.index()));
       }
       return out;
     }

@@ -12,10 +12,11 @@ class RootChunkPoolTest {
   void visitsEveryIndexExactlyOnceForAnyThreadCount() {
     for (int threads = 1; threads <= 4; threads++) {
       try (RootChunkPool pool = new RootChunkPool(threads)) {
-        for (int n : new int[] {0, 1, 63, 64, 129, 1000, 1001}) {
+        for (int n : new int[] {0, 1, 3, 4, 5, 1000, 1001}) {
           AtomicIntegerArray visits = new AtomicIntegerArray(n);
           pool.forEachChunk(
               n,
+              (int) RootChunkPool.MIN_CHUNK_WORK, // every index worth a chunk of its own
               (from, to) -> {
                 for (int i = from; i < to; i++) {
                   visits.incrementAndGet(i);
@@ -30,6 +31,24 @@ class RootChunkPoolTest {
   }
 
   @Test
+  void keepsWorkSmallerThanTwoChunksOnTheCallingThread() {
+    try (RootChunkPool pool = new RootChunkPool(4)) {
+      Thread caller = Thread.currentThread();
+      AtomicInteger chunks = new AtomicInteger();
+      pool.forEachChunk(
+          1800,
+          10, // 18,000 work units: less than two chunks' worth
+          (from, to) -> {
+            assertEquals(caller, Thread.currentThread());
+            assertEquals(0, from);
+            assertEquals(1800, to);
+            chunks.incrementAndGet();
+          });
+      assertEquals(1, chunks.get());
+    }
+  }
+
+  @Test
   void rethrowsAWorkersFailureAfterEveryChunkHasFinished() {
     try (RootChunkPool pool = new RootChunkPool(4)) {
       AtomicInteger finished = new AtomicInteger();
@@ -39,6 +58,7 @@ class RootChunkPoolTest {
               () ->
                   pool.forEachChunk(
                       1000,
+                      (int) RootChunkPool.MIN_CHUNK_WORK,
                       (from, to) -> {
                         if (from == 0) {
                           throw new IllegalStateException("chunk 0 failed");

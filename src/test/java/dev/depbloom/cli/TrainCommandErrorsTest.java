@@ -1,0 +1,87 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Mistakes stop {@code train} before anything is written: exit 2, one message, no output folder.
+ */
+class TrainCommandErrorsTest {
+  @TempDir Path dir;
+
+  private String fails(String... args) {
+    StringWriter err = new StringWriter();
+    var cl = Main.commandLine();
+    cl.setErr(new PrintWriter(err, true));
+    cl.setOut(new PrintWriter(new StringWriter(), true));
+    assertEquals(2, cl.execute(args), err.toString());
+    assertFalse(Files.exists(dir.resolve("out")), "no output folder may be left behind");
+    return err.toString();
+  }
+
+  private String out() {
+    return dir.resolve("out").toString();
+  }
+
+  @Test
+  void anUnknownConfigKeyIsNamed() {
+    String err = fails("train", "--set", "memory.mailbox_sise=1", "--out", out());
+    assertTrue(err.contains("memory.mailbox_sise: unknown key"), err);
+  }
+
+  @Test
+  void aMissingDataFileIsNamed() {
+    String missing = dir.resolve("nope.csv").toString();
+    String err = fails("train", "--data", missing, "--out", out());
+    assertTrue(err.contains(missing), err);
+  }
+
+  @Test
+  void aMalformedRowIsNamedWithItsLine() throws IOException {
+    Path csv = Files.writeString(dir.resolve("e.csv"), "src,dst,time\n0,1,1\n1,2,NaN\n");
+    String err = fails("train", "--data", csv.toString(), "--out", out());
+    assertTrue(err.contains(csv + ":3"), err);
+  }
+
+  @Test
+  void standInFeaturesAreRefusedForDataThatHasFeatures() {
+    String bitcoin =
+        Path.of(System.getProperty("depbloom.sharedData"), "soc-sign-bitcoinotc.csv.gz").toString();
+    String err = fails("train", "--data", bitcoin, "--edge-feature-dim", "5", "--out", out());
+    assertTrue(err.contains("already has edge features of width 1"), err);
+  }
+
+  @Test
+  void badThreadCountsAreNamed() {
+    String err = fails("train", "--threads", "0,2", "--out", out());
+    assertTrue(err.contains("--threads 0,2"), err);
+  }
+
+  @Test
+  void aNonEmptyOutputFolderIsNotReused() throws IOException {
+    Path used = Files.createDirectories(dir.resolve("used"));
+    Files.writeString(used.resolve("keep.txt"), "x");
+    StringWriter err = new StringWriter();
+    var cl = Main.commandLine();
+    cl.setErr(new PrintWriter(err, true));
+    assertEquals(
+        2, cl.execute("train", "--epochs", "1", "--threads", "1,1", "--out", used.toString()));
+    assertTrue(err.toString().contains("output folder exists and is not empty"), err.toString());
+    assertEquals(1, used.toFile().list().length);
+  }
+
+  @Test
+  void resumingSomethingThatIsNotARunIsAnError() {
+    String err = fails("train", "--resume", dir.toString());
+    assertTrue(err.contains("not a run folder"), err);
+  }
+}

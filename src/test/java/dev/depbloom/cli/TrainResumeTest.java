@@ -1,0 +1,159 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.TinyStreams;
+import dev.depbloom.data.EventStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --resume}: a training process killed after its first checkpoint, then resumed, ends with
+ * exactly the metrics of an uninterrupted run with the same seed.
+ */
+class TrainResumeTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir Path dir;
+  private Path data;
+
+  @BeforeEach
+  void writeData() throws IOException {
+    EventStream s = TinyStreams.random(150, 4000, 0, 11);
+    StringBuilder csv = new StringBuilder("src,dst,time\n");
+    for (int i = 0; i < s.eventCount(); i++) {
+      csv.append(s.sources()[i])
+          .append(',')
+          .append(s.destinations()[i])
+          .append(',')
+          .append((long) s.times()[i])
+          .append('\n');
+    }
+    data = Files.writeString(dir.resolve("events.csv"), csv);
+  }
+
+  private List<String> args(Path out, int epochs) {
+    return new ArrayList<>(
+        List.of(
+            "train",
+            "--data",
+            data.toString(),
+            "--edge-feature-dim",
+            "4",
+            "--epochs",
+            String.valueOf(epochs),
+            "--batch-size",
+            "100",
+            "--eval-negatives",
+            "5",
+            "--set",
+            "memory.dim_out=16",
+            "--set",
+            "memory.dim_time=8",
+            "--set",
+            "gnn.dim_out=16",
+            "--set",
+            "gnn.dim_time=8",
+            "--threads",
+            "1,1",
+            "--sampler-threads",
+            "1",
+            "--seed",
+            "5",
+            "--quiet",
+            "--json",
+            "--out",
+            out.toString()));
+  }
+
+  @Test
+  void aKilledRunResumedFromItsLastCheckpointEndsWithTheUninterruptedMetrics() throws Exception {
+    Path whole = dir.resolve("whole");
+    JsonNode uninterrupted = runInProcess(args(whole, 4));
+
+    Path cut = dir.resolve("cut");
+    Process p = startJvm(args(cut, 4));
+    Path state = cut.resolve("state.json");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (!(Files.exists(state) && lastEpoch(state) >= 1) && System.nanoTime() < deadline) {
+      assertTrue(p.isAlive(), "training exited before it could be interrupted");
+      Thread.sleep(20);
+    }
+    p.destroyForcibly().waitFor();
+    int reached = lastEpoch(state);
+    assertTrue(reached >= 1 && reached < 4, "killed after epoch " + reached);
+    assertTrue(!Files.exists(cut.resolve("test.json")), "the killed run must not have finished");
+
+    JsonNode resumed =
+        runInProcess(List.of("train", "--resume", cut.toString(), "--quiet", "--json"));
+    for (String key :
+        List.of(
+            "epochs",
+            "valAp",
+            "bestValAp",
+            "bestEpoch",
+            "testAp",
+            "testAuc",
+            "testMrr",
+            "testNewNodeAp")) {
+      assertEquals(uninterrupted.get(key), resumed.get(key), key);
+    }
+    assertEquals(
+        Files.readAllLines(whole.resolve("metrics.jsonl")).size(),
+        Files.readAllLines(cut.resolve("metrics.jsonl")).size());
+  }
+
+  @Test
+  void evaluatingASavedRunReproducesItsTestMetrics() throws Exception {
+    Path run = dir.resolve("run");
+    JsonNode trained = runInProcess(args(run, 1));
+    JsonNode evaluated = runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
+    for (String key : List.of("testAp", "testAuc", "testMrr", "testNewNodeAp")) {
+      assertEquals(trained.get(key), evaluated.get(key), key);
+    }
+  }
+
+  private static int lastEpoch(Path state) {
+    try {
+      return JSON.readTree(state.toFile()).get("lastEpoch").asInt();
+    } catch (IOException e) {
+      return 0; // being replaced right now
+    }
+  }
+
+  private static JsonNode runInProcess(List<String> args) throws IOException {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    var cl = Main.commandLine();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int status = cl.execute(args.toArray(new String[0]));
+    assertEquals(0, status, err.toString());
+    String[] lines = out.toString().trim().split("\n");
+    return JSON.readTree(lines[lines.length - 1]);
+  }
+
+  private static Process startJvm(List<String> args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(args);
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+  }
+}
