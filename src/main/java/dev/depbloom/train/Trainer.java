@@ -1,24 +1,14 @@
 package dev.depbloom.train;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.batch.BatchPlan;
-import dev.depbloom.batch.NegativeSampler;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.data.Split;
 import dev.depbloom.eval.RankingMetrics;
-import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.sampling.NeighborSampler;
-import dev.depbloom.sampling.NeighborSamplerFactory;
-import dev.depbloom.sampling.SamplerConfig;
-import dev.depbloom.sampling.SamplingStrategy;
-import dev.depbloom.sampling.TemporalCsr;
 import dev.depbloom.tensor.TensorRuntime;
 import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.pytorch.Adam;
-import org.bytedeco.pytorch.AdamOptions;
 
 /**
  * Sequential training with TGL's semantics on one device: per epoch, memory reset, a training pass
@@ -39,12 +29,7 @@ public final class Trainer implements AutoCloseable {
   private final TrainingRun run;
   private final ModelConfig config;
   private final Split split;
-  private final TemporalGnn model;
-  private final Adam optimizer;
-  private final NodeMemory memory;
-  private final NeighborSampler sampler;
-  private final NegativeSampler negatives;
-  private final StageTimer timer = new StageTimer();
+  private final TrainingSession session;
   private final TrainingStep step;
   private final List<TrainingListener> listeners = new ArrayList<>();
 
@@ -52,35 +37,8 @@ public final class Trainer implements AutoCloseable {
     this.run = run;
     this.config = run.config();
     this.split = run.split();
-    TensorRuntime.applyThreads(run.threads());
-    TensorRuntime.seed(RandomStreams.derive(run.seed(), RandomStreams.key("init")));
-    int edgeDim = run.events().edgeFeatures().dim();
-    this.model = new TemporalGnn(config, run.events().nodeFeatures().dim(), edgeDim);
-    this.optimizer = new Adam(model.parameters(), new AdamOptions(config.train().learningRate()));
-    this.memory =
-        config.memory().enabled()
-            ? new NodeMemory(
-                run.events().nodeCount(),
-                config.memory().dim(),
-                config.memory().mailboxSize(),
-                2 * config.memory().dim() + edgeDim)
-            : null;
-    this.sampler = config.sampling().enabled() ? sampler(run) : null;
-    this.negatives = NegativeSampler.forStream(run.events(), run.events().bipartite(), run.seed());
-    this.step = new TrainingStep(model, optimizer, memory, sampler, run.events(), timer);
-  }
-
-  private static NeighborSampler sampler(TrainingRun run) {
-    var s = run.config().sampling();
-    SamplerConfig sc =
-        new SamplerConfig(
-            SamplingStrategy.valueOf(s.strategy().name()),
-            s.neighbors(),
-            s.history(),
-            s.history() > 1 ? s.duration() : 0,
-            run.samplerThreads(),
-            RandomStreams.derive(run.seed(), RandomStreams.key("sampler")));
-    return NeighborSamplerFactory.create(sc, TemporalCsr.build(run.events(), true));
+    this.session = new TrainingSession(run);
+    this.step = session.step();
   }
 
   public void addListener(TrainingListener listener) {
@@ -88,7 +46,7 @@ public final class Trainer implements AutoCloseable {
   }
 
   public TemporalGnn model() {
-    return model;
+    return session.model();
   }
 
   /**
@@ -104,7 +62,8 @@ public final class Trainer implements AutoCloseable {
       if (best == 0 || m.valAp() > bestOf(done, best)) {
         best = epoch;
       }
-      Checkpoint.save(dir.checkpoint(epoch), model, optimizer, memory);
+      Checkpoint.save(
+          dir.checkpoint(epoch), session.model(), session.optimizer(), session.memory());
       dir.recordEpoch(done, best);
       for (TrainingListener l : listeners) {
         l.epochFinished(m);
@@ -119,14 +78,14 @@ public final class Trainer implements AutoCloseable {
 
   /** Restores parameters and optimizer state (to resume after {@code epoch}). */
   public void restore(RunDirectory dir, int epoch) {
-    Checkpoint.load(dir.checkpoint(epoch), model, optimizer, null);
+    Checkpoint.load(dir.checkpoint(epoch), session.model(), session.optimizer(), null);
   }
 
   private EpochMetrics epoch(int epoch) {
     TensorRuntime.seed(RandomStreams.derive(run.seed(), RandomStreams.key("dropout"), epoch));
     resetTime();
-    model.train(true);
-    timer.reset();
+    session.model().train(true);
+    session.timer().reset();
     long t0 = System.nanoTime();
     double[] loss = {0};
     int[] batches = {0};
@@ -144,9 +103,9 @@ public final class Trainer implements AutoCloseable {
               return loss[0] / batches[0];
             });
     double trainSeconds = (System.nanoTime() - t0) / 1e9;
-    var stages = timer.secondsByKey();
+    var stages = session.timer().secondsByKey();
     long v0 = System.nanoTime();
-    model.eval();
+    session.model().eval();
     double[] apAuc = validate(epoch);
     double valSeconds = (System.nanoTime() - v0) / 1e9;
     return new EpochMetrics(
@@ -185,8 +144,8 @@ public final class Trainer implements AutoCloseable {
    */
   public TestMetrics test(RunDirectory dir, int epoch) {
     long t0 = System.nanoTime();
-    Checkpoint.load(dir.checkpoint(epoch), model, null, null);
-    model.eval();
+    Checkpoint.load(dir.checkpoint(epoch), session.model(), null, null);
+    session.model().eval();
     resetTime();
     walk(
         "replay",
@@ -248,14 +207,8 @@ public final class Trainer implements AutoCloseable {
     return m;
   }
 
-  /** Time starts over: memory and the sampler's per-node pointers are reset. */
   private void resetTime() {
-    if (memory != null) {
-      memory.reset();
-    }
-    if (sampler != null) {
-      sampler.reset();
-    }
+    session.resetTime();
   }
 
   /** What a phase does with one batch; returns the running loss for progress, or NaN. */
@@ -266,7 +219,7 @@ public final class Trainer implements AutoCloseable {
   /** Walks events {@code [from, to)} in TGL-aligned batches with {@code k} negatives per event. */
   private long walk(
       String phase, int epoch, int from, int to, int k, long phaseKey, BatchAction action) {
-    List<int[]> bounds = BatchPlan.bounds(from, to, config.train().batchSize());
+    List<int[]> bounds = session.bounds(from, to);
     for (TrainingListener l : listeners) {
       l.phaseStarted(phase, epoch, to - from);
     }
@@ -275,8 +228,7 @@ public final class Trainer implements AutoCloseable {
       int start = bounds.get(i)[0];
       int end = bounds.get(i)[1];
       int b = end - start;
-      int[] neg = k == 0 ? new int[0] : negatives.sample(k * b, phaseKey, epoch, start);
-      Batch batch = Batch.of(run.events(), i, start, end, neg);
+      Batch batch = session.batch(i, start, end, k, phaseKey, epoch);
       double loss = action.apply(batch, RandomStreams.derive(run.seed(), phaseKey, epoch, start));
       done += b;
       for (TrainingListener l : listeners) {
@@ -295,14 +247,7 @@ public final class Trainer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (sampler != null) {
-      sampler.close();
-    }
-    if (memory != null) {
-      memory.close();
-    }
-    optimizer.close();
-    model.close();
+    session.close();
   }
 
   /** A growable float array. */
