@@ -26,6 +26,9 @@ public final class Trainer implements AutoCloseable {
   private static final long TEST = RandomStreams.key("test");
   private static final long REPLAY = RandomStreams.key("replay");
 
+  /** Negatives scored per forward pass in testing. */
+  private static final int NEGATIVE_GROUP = 8;
+
   private final TrainingRun run;
   private final ModelConfig config;
   private final Split split;
@@ -176,7 +179,7 @@ public final class Trainer implements AutoCloseable {
             k,
             TEST,
             (batch, stream) -> {
-              BatchScores s = step.evaluate(batch, stream);
+              BatchScores s = evaluateInGroups(batch, stream);
               float[] firstNeg = s.firstNegative();
               aps.add(RankingMetrics.averagePrecision(s.positive(), firstNeg));
               aucs.add(RankingMetrics.rocAuc(s.positive(), firstNeg));
@@ -205,6 +208,33 @@ public final class Trainer implements AutoCloseable {
       l.testFinished(m);
     }
     return m;
+  }
+
+  /**
+   * Scores a batch with many negatives in groups of at most {@link #NEGATIVE_GROUP}, so that a
+   * forward pass never holds more than {@code (2 + NEGATIVE_GROUP) B} roots; memory is read-only
+   * until the last group writes it, so the scores equal those of one pass with all negatives.
+   */
+  private BatchScores evaluateInGroups(Batch batch, long stream) {
+    int b = batch.size();
+    int k = batch.negativesPerEvent();
+    if (k <= NEGATIVE_GROUP) {
+      return step.evaluate(batch, stream);
+    }
+    float[] negative = new float[k * b];
+    float[] positive = null;
+    int[] roots = batch.roots();
+    for (int first = 0; first < k; first += NEGATIVE_GROUP) {
+      int count = Math.min(NEGATIVE_GROUP, k - first);
+      int[] neg = java.util.Arrays.copyOfRange(roots, (2 + first) * b, (2 + first + count) * b);
+      Batch group = Batch.of(run.events(), batch.index(), batch.start(), batch.end(), neg);
+      BatchScores s = step.evaluate(group, stream, first + count == k);
+      System.arraycopy(s.negative(), 0, negative, first * b, count * b);
+      if (positive == null) {
+        positive = s.positive();
+      }
+    }
+    return new BatchScores(positive, negative);
   }
 
   private void resetTime() {

@@ -65,13 +65,23 @@ public final class TrainingStep {
 
   /** Scores a batch without gradient and writes its memory, as evaluation does. */
   public BatchScores evaluate(Batch batch, long stream) {
+    return evaluate(batch, stream, true);
+  }
+
+  /**
+   * Scores a batch without gradient; writes its memory only if {@code writeMemory}. Scoring the
+   * same events in several calls (groups of negatives) must write on the last call only.
+   */
+  public BatchScores evaluate(Batch batch, long stream, boolean writeMemory) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       BatchGraph graph = timer.time(Stage.SAMPLE, () -> plan(batch, stream));
       BatchInputs in = timer.time(Stage.FETCH, () -> fetch(graph));
       Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
       BatchScores scores = timer.time(Stage.TRAIN, () -> probabilities(model.score(in, updated)));
-      timer.run(Stage.MEMORY_WRITE, () -> write(graph, updated));
+      if (writeMemory) {
+        timer.run(Stage.MEMORY_WRITE, () -> write(graph, updated));
+      }
       return scores;
     }
   }
