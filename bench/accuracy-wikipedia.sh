@@ -12,7 +12,7 @@ printf '| model | val AP (last) | best val AP | test AP | test AUC | test MRR (4
 printf '|---|---|---|---|---|---|---|---|\n'
 for m in ${models[@]}; do
   rm -rf "$out/$m"
-  ./depbloom train --model "$m" --edge-feature-dim 172 --epochs 3 --out "$out/$m" --quiet --json \
+  ${DEPBLOOM:-./depbloom} train --model "$m" --edge-feature-dim 172 --epochs 3 --out "$out/$m" --quiet --json \
     | tail -n 1 > "$out/$m.json"
   python3 - "$m" "$out/$m.json" <<'PY'
 import json, sys

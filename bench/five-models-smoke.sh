@@ -10,7 +10,7 @@ printf '| data | model | train loss | val AP | val AUC | test AP | train events/
 for f in CollegeMsg.txt.gz soc-sign-bitcoinotc.csv.gz; do
   for m in jodie tgn apan tgat dysat; do
     rm -rf "$out/$f-$m"
-    ./depbloom train --data "$data/$f" --model "$m" --epochs 1 --eval-negatives 1 \
+    ${DEPBLOOM:-./depbloom} train --data "$data/$f" --model "$m" --epochs 1 --eval-negatives 1 \
       --out "$out/$f-$m" --quiet --json | tail -n 1 > "$out/$f-$m.json"
     python3 - "$f" "$m" "$out/$f-$m.json" "$out/$f-$m/metrics.jsonl" <<'PY'
 import json, sys

@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=${1:-5000}
 shift || true
-./depbloom bench train --edge-feature-dim 172 --steps "$steps" --rss-every 500 --threads 1,2 "$@"
+${DEPBLOOM:-./depbloom} bench train --edge-feature-dim 172 --steps "$steps" --rss-every 500 --threads 1,2 "$@"

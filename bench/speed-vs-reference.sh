@@ -9,7 +9,7 @@ epochs=${1:-1}
 ref=../shared/reference/ref_tgn.py
 out=${OUT:-runs/speed-vs-reference}
 rm -rf "$out"; mkdir -p "$out"
-./depbloom train --edge-feature-dim 172 --epochs "$epochs" --eval-negatives 1 --threads 1,2 \
+${DEPBLOOM:-./depbloom} train --edge-feature-dim 172 --epochs "$epochs" --eval-negatives 1 --threads 1,2 \
   --out "$out/depbloom" --quiet --json | tail -n 1 > "$out/depbloom.json"
 /usr/bin/python3 "$ref" --data ../shared/data/wikipedia.csv.gz --epochs "$epochs" --threads 1 \
   --blas-threads 2 | tee "$out/reference.log" | grep -E '^(epoch|RESULT)'

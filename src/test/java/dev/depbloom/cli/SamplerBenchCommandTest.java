@@ -80,7 +80,7 @@ class SamplerBenchCommandTest {
     assertEquals("2", result[0]);
     assertTrue(
         result[2].startsWith(
-            "depbloom: error: " + file + ":3: expected 'u,i,ts,...' with integer ids"),
+            "depbloom: error: " + file + ":3: column 2 (i): expected a non-negative integer"),
         result[2]);
   }
 
@@ -89,7 +89,9 @@ class SamplerBenchCommandTest {
     Path missing = dir.resolve("missing.csv.gz");
     String[] result = run("bench", "sampler", "--data", missing.toString());
     assertEquals("2", result[0]);
-    assertEquals("depbloom: error: no such file: " + missing + System.lineSeparator(), result[2]);
+    assertEquals(
+        "depbloom: error: " + missing + ": no such file or directory" + System.lineSeparator(),
+        result[2]);
   }
 
   @Test

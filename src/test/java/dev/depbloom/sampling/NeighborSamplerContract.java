@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
  */
 abstract class NeighborSamplerContract {
   /** Random stream: 60 nodes, 3,000 events at 400 distinct times (many ties), some self-loops. */
-  static final EventStream EVENTS = TinyStreams.random(7, 60, 3000, 400);
+  static final EventStream EVENTS = TinyStreams.randomWithTies(7, 60, 3000, 400);
 
   static final TemporalCsr CSR = TemporalCsr.build(EVENTS, true);
   static final SnapshotWindows SNAPSHOTS = new SnapshotWindows(3, 40);
@@ -134,7 +135,7 @@ abstract class NeighborSamplerContract {
   @Test
   void givesIdenticalSamplesForOneTwoAndFourThreads() {
     // Large enough that every layer is cut into four chunks (see RootChunkPool.MIN_CHUNK_WORK).
-    EventStream events = TinyStreams.random(9, 500, 30_000, 4_000);
+    EventStream events = TinyStreams.randomWithTies(9, 500, 30_000, 4_000);
     TemporalCsr csr = TemporalCsr.build(events, true);
     List<Queries> calls = new ArrayList<>();
     for (int[] b : BatchPlan.bounds(0, events.eventCount(), 3000)) {

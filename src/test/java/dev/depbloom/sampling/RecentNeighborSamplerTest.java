@@ -3,6 +3,7 @@ package dev.depbloom.sampling;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.TinyStreams;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

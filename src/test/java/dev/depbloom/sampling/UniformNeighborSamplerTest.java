@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.TinyStreams;
 import dev.depbloom.data.RandomStreams;
 import java.util.Arrays;
 import java.util.SplittableRandom;

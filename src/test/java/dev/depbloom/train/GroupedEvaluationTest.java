@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.Tensors;
-import dev.depbloom.tensor.ThreadBudget;
 import java.util.Arrays;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Scoring a batch's negatives in groups, writing memory after the last, equals one pass. */
@@ -18,22 +14,7 @@ class GroupedEvaluationTest {
   @Test
   void scoresAndMemoryAreThoseOfOnePassOverAllNegatives() {
     EventStream events = TinyStreams.random(60, 900, 2, 8);
-    var config =
-        ModelZoo.config(
-            "tgn",
-            Map.of(
-                "memory.dim_out",
-                "8",
-                "memory.dim_time",
-                "4",
-                "gnn.dim_out",
-                "8",
-                "gnn.dim_time",
-                "4",
-                "train.batch_size",
-                "100"));
-    TrainingRun run =
-        new TrainingRun(events, "tiny", Split.of(events), config, 1, new ThreadBudget(1, 1), 1);
+    TrainingRun run = TinyStreams.tinyRun(events, "tgn", 1);
     float[][] whole = score(run, false);
     float[][] grouped = score(run, true);
     for (int i = 0; i < whole.length; i++) {

@@ -4,13 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.Tensors;
-import dev.depbloom.tensor.ThreadBudget;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,22 +18,7 @@ class ReplayEquivalenceTest {
   @ValueSource(strings = {"tgn", "jodie", "apan"})
   void replayLeavesMemoryExactlyAsAFullEvaluationPass(String model) {
     EventStream events = TinyStreams.random(80, 1500, 3, 21);
-    ModelConfig config =
-        ModelZoo.config(
-            model,
-            Map.of(
-                "memory.dim_out",
-                "8",
-                "memory.dim_time",
-                "4",
-                "gnn.dim_out",
-                "8",
-                "gnn.dim_time",
-                "4",
-                "train.batch_size",
-                "100"));
-    TrainingRun run =
-        new TrainingRun(events, "tiny", Split.of(events), config, 3, new ThreadBudget(1, 1), 1);
+    TrainingRun run = TinyStreams.tinyRun(events, model, 3);
     try (TrainingSession s = new TrainingSession(run)) {
       s.model().eval();
       List<int[]> bounds = s.bounds(0, 1200);

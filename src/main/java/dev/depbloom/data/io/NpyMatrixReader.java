@@ -161,7 +161,8 @@ public final class NpyMatrixReader {
     return m.group(1);
   }
 
-  private static void checkFinite(float[] values, int cols, Path file) {
+  /** Rejects non-finite feature values, naming the file, row and column. */
+  static void checkFinite(float[] values, int cols, Path file) {
     for (int i = 0; i < values.length; i++) {
       if (!Float.isFinite(values[i])) {
         throw new DataFormatException(

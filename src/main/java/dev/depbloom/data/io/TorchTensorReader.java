@@ -134,7 +134,7 @@ public final class TorchTensorReader {
           gather(in, storageElements, rows, cols, rowStride, colStride, out);
         }
       }
-      checkFinite(out, (int) cols);
+      NpyMatrixReader.checkFinite(out, (int) cols, file);
       return new HeapFeatureMatrix(out, (int) rows, (int) cols);
     }
 
@@ -176,23 +176,6 @@ public final class TorchTensorReader {
         for (long c = 0; c < cols; c++) {
           long element = layout.offset() + r * rowStride + c * colStride;
           out[k++] = type.read(view, (int) (element * type.bytes()));
-        }
-      }
-    }
-
-    private void checkFinite(float[] values, int cols) {
-      for (int i = 0; i < values.length; i++) {
-        if (!Float.isFinite(values[i])) {
-          throw new DataFormatException(
-              file,
-              0,
-              "has the non-finite value "
-                  + values[i]
-                  + " at row "
-                  + i / cols
-                  + ", column "
-                  + i % cols
-                  + "; expected finite features");
         }
       }
     }
