@@ -160,6 +160,24 @@ public final class EventStream {
         src, dst, time, extRoll, features, nodeFeatures, nodeIds, bipartite, ingest);
   }
 
+  /**
+   * This stream with times relative to its first event, so that it starts at 0 as TGL's data sets
+   * and the reference trainer do. Memory starts dated 0, and JODIE's projection and the time
+   * encoding of a node's first read depend on that origin. Returns this stream if it starts at 0.
+   */
+  public EventStream relativeToFirstEvent() {
+    if (time.length == 0 || time[0] == 0) {
+      return this;
+    }
+    double origin = time[0];
+    double[] shifted = new double[time.length];
+    for (int i = 0; i < time.length; i++) {
+      shifted[i] = time[i] - origin;
+    }
+    return new EventStream(
+        src, dst, shifted, extRoll, edgeFeatures, nodeFeatures, nodeIds, bipartite, ingest);
+  }
+
   /** This stream with the bipartite flag overridden. */
   public EventStream withBipartite(boolean value) {
     return new EventStream(

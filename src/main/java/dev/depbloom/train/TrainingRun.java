@@ -6,7 +6,9 @@ import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.ThreadBudget;
 
 /**
- * Everything a run is, resolved and validated before any output is written.
+ * Everything a run is, resolved and validated before any output is written. Training sees times
+ * relative to the first event ({@link EventStream#relativeToFirstEvent()}), as TGL and the
+ * reference do.
  *
  * @param events the event stream (with any stand-in edge features already attached)
  * @param dataSource where the events came from, as the user named it (for provenance)
@@ -23,4 +25,8 @@ public record TrainingRun(
     ModelConfig config,
     long seed,
     ThreadBudget threads,
-    int samplerThreads) {}
+    int samplerThreads) {
+  public TrainingRun {
+    events = events.relativeToFirstEvent();
+  }
+}
