@@ -49,6 +49,16 @@ public final class Main implements Runnable {
   /** The configured command line, with the input-error handler installed. */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new Main());
+    cl.setParameterExceptionHandler(
+        (ex, args) -> {
+          CommandLine cmd = ex.getCommandLine();
+          cmd.getErr().println("depbloom: error: " + ex.getMessage());
+          cmd.getErr()
+              .println(
+                  "Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the options.");
+          cmd.getErr().flush();
+          return EXIT_INPUT_ERROR;
+        });
     cl.setExecutionExceptionHandler(
         (ex, cmd, parseResult) -> {
           if (ex instanceof InputException) {
