@@ -135,6 +135,8 @@ final class RunSetup {
       ObjectNode c = threads.putObject("calibrationMillis");
       calibration.forEach(c::put);
     }
+    info.put("device", "cpu");
+    info.put("cudaAvailable", TensorRuntime.cudaAvailable());
     ObjectNode versions = info.putObject("versions");
     String v = Main.class.getPackage().getImplementationVersion();
     versions.put("depbloom", v != null ? v : "development build");

@@ -207,21 +207,11 @@ final class TrainCommand implements Callable<Integer> {
         trainer.restore(dir, state.lastEpoch());
       }
       List<EpochMetrics> history = trainer.fit(dir, state.history(), state.bestEpoch());
-      int best = bestEpoch(history);
+      int best = dir.readState().bestEpoch();
       TestMetrics test = trainer.test(dir, best);
       dir.writeTest(test);
       return new RunSummary(history, best, test);
     }
-  }
-
-  private static int bestEpoch(List<EpochMetrics> history) {
-    int best = 1;
-    for (EpochMetrics m : history) {
-      if (m.valAp() > history.get(best - 1).valAp()) {
-        best = m.epoch();
-      }
-    }
-    return best;
   }
 
   private ModelConfig resolveConfig() {

@@ -1,7 +1,6 @@
 package dev.depbloom.tensor;
 
 import org.bytedeco.openblas.global.openblas_full;
-import org.bytedeco.pytorch.Device;
 import org.bytedeco.pytorch.global.torch;
 
 /**
@@ -33,24 +32,6 @@ public final class TensorRuntime {
     } catch (UnsatisfiedLinkError | RuntimeException e) {
       return false;
     }
-  }
-
-  /**
-   * The device for a name: {@code auto} (CUDA when available, else CPU), {@code cpu}, or {@code
-   * cuda[:i]}.
-   */
-  public static Device device(String name) {
-    if (name.equals("auto")) {
-      return cudaAvailable() ? new Device("cuda:0") : new Device("cpu");
-    }
-    if (name.startsWith("cuda") && !cudaAvailable()) {
-      throw new IllegalArgumentException(
-          "device "
-              + name
-              + " requested but this build has no usable CUDA (build with -Pgpu on a"
-              + " CUDA host)");
-    }
-    return new Device(name);
   }
 
   /** Seeds libtorch's default generators (parameter init, dropout). */

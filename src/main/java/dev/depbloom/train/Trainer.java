@@ -4,7 +4,6 @@ import dev.depbloom.batch.Batch;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.data.Split;
 import dev.depbloom.eval.RankingMetrics;
-import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.TensorRuntime;
 import java.util.ArrayList;
@@ -48,10 +47,6 @@ public final class Trainer implements AutoCloseable {
     listeners.add(listener);
   }
 
-  public TemporalGnn model() {
-    return session.model();
-  }
-
   /**
    * Trains epochs {@code history.size() + 1 .. epochs}, continuing {@code history}, checkpointing
    * each epoch into {@code dir}. Returns all epochs' metrics.
@@ -86,7 +81,7 @@ public final class Trainer implements AutoCloseable {
 
   private EpochMetrics epoch(int epoch) {
     TensorRuntime.seed(RandomStreams.derive(run.seed(), RandomStreams.key("dropout"), epoch));
-    resetTime();
+    session.resetTime();
     session.model().train(true);
     session.timer().reset();
     long t0 = System.nanoTime();
@@ -149,7 +144,7 @@ public final class Trainer implements AutoCloseable {
     long t0 = System.nanoTime();
     Checkpoint.load(dir.checkpoint(epoch), session.model(), null, null);
     session.model().eval();
-    resetTime();
+    session.resetTime();
     walk(
         "replay",
         0,
@@ -235,10 +230,6 @@ public final class Trainer implements AutoCloseable {
       }
     }
     return new BatchScores(positive, negative);
-  }
-
-  private void resetTime() {
-    session.resetTime();
   }
 
   /** What a phase does with one batch; returns the running loss for progress, or NaN. */
