@@ -4,9 +4,9 @@ import org.bytedeco.openblas.global.openblas_full;
 import org.bytedeco.pytorch.global.torch;
 
 /**
- * The process-wide tensor engine: loads the libtorch natives once, sets the thread budget, and
- * picks the device. A CPU build never loads the CUDA natives (that crashes a JVM without CUDA); a
- * GPU build (Maven profile {@code gpu}) selects {@code cuda} at run time when a device is present.
+ * The process-wide tensor engine: loads the libtorch natives once and sets the thread budget. A CPU
+ * build never loads the CUDA natives (that crashes a JVM without CUDA). Training runs on the CPU in
+ * this build; {@link #cudaAvailable()} reports whether a GPU build sees a device.
  */
 public final class TensorRuntime {
   private static volatile ThreadBudget applied;
