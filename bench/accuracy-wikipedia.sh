@@ -19,6 +19,6 @@ import json, sys
 m, f = sys.argv[1], sys.argv[2]
 s = json.load(open(f))
 print(f"| {m} | {s['valAp']:.4f} | {s['bestValAp']:.4f} | {s['testAp']:.4f} | {s['testAuc']:.4f} | "
-      f"{s['testMrr']:.4f} | {s['testNewNodeAp']:.4f}")
+      f"{s['testMrr']:.4f} | {s['testNewNodeAp']:.4f} |")
 PY
 done
