@@ -113,29 +113,44 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
     return torch.linear(in.targets(), w.narrow(1, 0, nodeDim), new TensorOptional()).add(constant);
   }
 
+  /**
+   * {@code [S, 2 dimOut]}: the bias is added to the first (small) table projection before its
+   * gather, later parts accumulate in place, and the per-sample time part is one {@code addmm}, so
+   * the {@code [S, 2 dimOut]} tensor is written as few times as possible (these passes, not the
+   * products, bound the layer when S is large).
+   */
   private Tensor keyValue(AttentionInputs in) {
     Tensor w = keyValue.weight();
+    Tensor bias = keyValue.bias();
     Tensor kv = null;
     if (nodeDim > 0) {
-      kv = projectGathered(in.sources(), in.sourceIndex(), w.narrow(1, 0, nodeDim));
+      kv = projectGathered(in.sources(), in.sourceIndex(), w.narrow(1, 0, nodeDim), bias);
     }
     if (edgeDim > 0) {
-      Tensor e = projectGathered(in.edgeFeatures(), in.edgeIndex(), w.narrow(1, nodeDim, edgeDim));
-      kv = kv == null ? e : kv.add(e);
+      Tensor we = w.narrow(1, nodeDim, edgeDim);
+      kv =
+          kv == null
+              ? projectGathered(in.edgeFeatures(), in.edgeIndex(), we, bias)
+              : kv.add_(projectGathered(in.edgeFeatures(), in.edgeIndex(), we, null));
     }
     if (time != null) {
       Tensor te = time.encode(in.sinceEdge()); // [S, dimTime]
-      Tensor p = torch.linear(te, w.narrow(1, nodeDim + edgeDim, time.dim()), new TensorOptional());
-      kv = kv == null ? p : kv.add(p);
+      Tensor wt = w.narrow(1, nodeDim + edgeDim, time.dim());
+      kv =
+          kv == null ? torch.linear(te, wt, new TensorOptional(bias)) : torch.addmm(kv, te, wt.t());
     }
-    return kv.add(keyValue.bias());
+    return kv;
   }
 
-  /** {@code (table W^T)[index]}, projecting before or after the gather, whichever is fewer rows. */
-  private static Tensor projectGathered(Tensor table, Tensor index, Tensor w) {
+  /**
+   * {@code (table W^T + bias)[index]}, projecting before or after the gather, whichever is fewer
+   * rows; {@code bias} may be null.
+   */
+  private static Tensor projectGathered(Tensor table, Tensor index, Tensor w, Tensor bias) {
+    TensorOptional b = bias == null ? new TensorOptional() : new TensorOptional(bias);
     if (table.size(0) <= index.size(0)) {
-      return torch.linear(table, w, new TensorOptional()).index_select(0, index);
+      return torch.linear(table, w, b).index_select(0, index);
     }
-    return torch.linear(table.index_select(0, index), w, new TensorOptional());
+    return torch.linear(table.index_select(0, index), w, b);
   }
 }
