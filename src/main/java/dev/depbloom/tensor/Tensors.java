@@ -80,6 +80,19 @@ public final class Tensors {
     return out;
   }
 
+  /** An int64 tensor {@code [n]} holding {@code values}. */
+  public static Tensor longs(long[] values) {
+    Tensor t =
+        torch.empty(
+            new long[] {values.length},
+            new TensorOptions(ScalarType.Long),
+            new MemoryFormatOptional());
+    if (values.length > 0) {
+      t.data_ptr_long().put(values, 0, values.length);
+    }
+    return t;
+  }
+
   /** An int64 index tensor holding all of {@code ids}. */
   public static Tensor indices(int[] ids) {
     return indices(ids, ids.length);

@@ -24,8 +24,12 @@ import org.bytedeco.pytorch.Tensor;
 public final class Checkpoint {
   private Checkpoint() {}
 
-  /** Saves atomically to {@code file}. {@code memory} may be null (memory-less models). */
-  public static void save(Path file, TemporalGnn model, Optimizer optimizer, NodeMemory memory) {
+  /**
+   * Saves atomically to {@code file}. {@code memory} may be null (memory-less models); {@code seed}
+   * and {@code epoch} are the random state the next epoch's streams derive from.
+   */
+  public static void save(
+      Path file, TemporalGnn model, Optimizer optimizer, NodeMemory memory, long seed, int epoch) {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (StepScope scope = new StepScope()) {
       OutputArchive archive = new OutputArchive();
@@ -35,6 +39,7 @@ public final class Checkpoint {
       OutputArchive opt = new OutputArchive();
       optimizer.save(opt);
       archive.write("optimizer", opt);
+      archive.write("random_state", Tensors.longs(new long[] {seed, epoch}));
       if (memory != null) {
         archive.write("memory", memory.memoryTensor());
         archive.write("mailbox", memory.mailboxTensor());
@@ -46,6 +51,17 @@ public final class Checkpoint {
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write checkpoint " + file, e);
+    }
+  }
+
+  /** The (seed, epoch) random state stored in a checkpoint. */
+  public static long[] randomState(Path file) {
+    try (StepScope scope = new StepScope()) {
+      InputArchive archive = new InputArchive();
+      archive.load_from(file.toString());
+      Tensor state = new Tensor();
+      archive.read("random_state", state);
+      return Tensors.toLongs(state);
     }
   }
 

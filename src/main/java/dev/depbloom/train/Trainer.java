@@ -61,7 +61,12 @@ public final class Trainer implements AutoCloseable {
         best = epoch;
       }
       Checkpoint.save(
-          dir.checkpoint(epoch), session.model(), session.optimizer(), session.memory());
+          dir.checkpoint(epoch),
+          session.model(),
+          session.optimizer(),
+          session.memory(),
+          run.seed(),
+          epoch);
       dir.recordEpoch(done, best);
       for (TrainingListener l : listeners) {
         l.epochFinished(m);

@@ -34,7 +34,7 @@ class CheckpointTest {
       for (int i = 0; i < 3; i++) {
         a.step().train(a.batch(i, 100 * i, 100 * i + 100, 1, 2, 1), i);
       }
-      Checkpoint.save(file, a.model(), a.optimizer(), a.memory());
+      Checkpoint.save(file, a.model(), a.optimizer(), a.memory(), 1, 3);
       saved = values(a.model().named_parameters());
       if (a.memory() != null) {
         memory = Tensors.toFloats(a.memory().memoryTensor());
@@ -42,6 +42,7 @@ class CheckpointTest {
       }
     }
     assertTrue(Files.isRegularFile(file));
+    assertArrayEquals(new long[] {1, 3}, Checkpoint.randomState(file));
     try (StepScope scope = new StepScope();
         TrainingSession b = new TrainingSession(TinyStreams.tinyRun(events, model, 99))) {
       List<float[]> fresh = values(b.model().named_parameters());
