@@ -33,9 +33,23 @@ public final class TrainingBenchmark {
       Map<String, Double> stageSeconds,
       List<RssSample> rss) {
 
-    /** Resident memory at the last reading minus the first, in MiB. */
+    /**
+     * Resident memory at the last reading minus the first reading at or after a tenth of the steps,
+     * in MiB. The first steps grow the native allocator's heap to its working size; a leak shows as
+     * growth after that.
+     */
     public double rssGrowthMb() {
-      return rss.isEmpty() ? 0 : rss.get(rss.size() - 1).rssMb() - rss.get(0).rssMb();
+      if (rss.isEmpty()) {
+        return 0;
+      }
+      RssSample from = rss.get(rss.size() - 1);
+      for (RssSample s : rss) {
+        if (s.step() >= steps / 10) {
+          from = s;
+          break;
+        }
+      }
+      return rss.get(rss.size() - 1).rssMb() - from.rssMb();
     }
   }
 
