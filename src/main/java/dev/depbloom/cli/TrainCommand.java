@@ -138,35 +138,40 @@ final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    RunDirectory dir;
-    TrainingRun run;
     if (resume != null) {
-      dir = RunDirectory.open(resume);
-      run = RunSetup.fromDirectory(dir, null);
-    } else {
-      LoadOptions options = load.toLoadOptions(err);
-      EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
-      ModelConfig cfg = resolveConfig();
-      int cores = Runtime.getRuntime().availableProcessors();
-      Map<String, Double> calibration = null;
-      ThreadBudget budget;
-      if (threads != null) {
-        budget = parseThreads(threads);
-      } else {
-        ThreadBudgetCalibration.Result r = ThreadBudgetCalibration.calibrate(cores);
-        budget = r.chosen();
-        calibration = r.millisByCandidate();
+      RunDirectory dir = RunDirectory.open(resume);
+      TrainingRun run = RunSetup.fromDirectory(dir, null);
+      try (Trainer trainer = new Trainer(run)) {
+        print(train(trainer, dir, run, err), dir);
       }
-      run =
-          new TrainingRun(
-              events,
-              data == null ? RunSetup.EMBEDDED : data,
-              Split.of(events),
-              cfg,
-              seed,
-              budget,
-              samplerThreads != null ? samplerThreads : cores);
-      dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
+      return 0;
+    }
+    LoadOptions options = load.toLoadOptions(err);
+    EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
+    ModelConfig cfg = resolveConfig();
+    int cores = Runtime.getRuntime().availableProcessors();
+    Map<String, Double> calibration = null;
+    ThreadBudget budget;
+    if (threads != null) {
+      budget = parseThreads(threads);
+    } else {
+      ThreadBudgetCalibration.Result r = ThreadBudgetCalibration.calibrate(cores);
+      budget = r.chosen();
+      calibration = r.millisByCandidate();
+    }
+    TrainingRun run =
+        new TrainingRun(
+            events,
+            data == null ? RunSetup.EMBEDDED : data,
+            Split.of(events),
+            cfg,
+            seed,
+            budget,
+            samplerThreads != null ? samplerThreads : cores);
+    // The model is built before anything is written: a config that does not fit the data fails
+    // here and leaves no output folder behind.
+    try (Trainer trainer = new Trainer(run)) {
+      RunDirectory dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
       dir.writeConfig(ConfigWriter.toYaml(cfg));
       dir.writeRunInfo(
           RunSetup.runInfo(
@@ -176,42 +181,39 @@ final class TrainCommand implements Callable<Integer> {
               edgeFeatureDim,
               calibration,
               List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0]))));
+      print(train(trainer, dir, run, err), dir);
     }
-    RunSummary summary = train(dir, run, err);
-    print(summary, dir);
     return 0;
   }
 
-  private RunSummary train(RunDirectory dir, TrainingRun run, PrintWriter err) {
+  private RunSummary train(Trainer trainer, RunDirectory dir, TrainingRun run, PrintWriter err) {
     RunDirectory.ResumeState state = dir.readState();
-    try (Trainer trainer = new Trainer(run)) {
-      if (!quiet) {
-        trainer.addListener(
-            new ProgressReporter(
-                System.err, run.config().train().epochs(), System.console() != null));
-        err.printf(
-            "depbloom: %s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; threads %s; output %s%n",
-            run.config().name(),
-            run.dataSource(),
-            run.events().eventCount(),
-            run.events().nodeCount(),
-            run.events().bipartite() ? " (bipartite)" : "",
-            run.split().trainCount(),
-            run.split().valCount(),
-            run.split().testCount(),
-            run.threads(),
-            dir.root());
-        err.flush();
-      }
-      if (state.lastEpoch() > 0) {
-        trainer.restore(dir, state.lastEpoch());
-      }
-      List<EpochMetrics> history = trainer.fit(dir, state.history(), state.bestEpoch());
-      int best = dir.readState().bestEpoch();
-      TestMetrics test = trainer.test(dir, best);
-      dir.writeTest(test);
-      return new RunSummary(history, best, test);
+    if (!quiet) {
+      trainer.addListener(
+          new ProgressReporter(
+              System.err, run.config().train().epochs(), System.console() != null));
+      err.printf(
+          "depbloom: %s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; threads %s; output %s%n",
+          run.config().name(),
+          run.dataSource(),
+          run.events().eventCount(),
+          run.events().nodeCount(),
+          run.events().bipartite() ? " (bipartite)" : "",
+          run.split().trainCount(),
+          run.split().valCount(),
+          run.split().testCount(),
+          run.threads(),
+          dir.root());
+      err.flush();
     }
+    if (state.lastEpoch() > 0) {
+      trainer.restore(dir, state.lastEpoch());
+    }
+    List<EpochMetrics> history = trainer.fit(dir, state.history(), state.bestEpoch());
+    int best = dir.readState().bestEpoch();
+    TestMetrics test = trainer.test(dir, best);
+    dir.writeTest(test);
+    return new RunSummary(history, best, test);
   }
 
   private ModelConfig resolveConfig() {

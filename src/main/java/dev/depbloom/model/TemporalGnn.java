@@ -1,5 +1,6 @@
 package dev.depbloom.model;
 
+import dev.depbloom.model.config.ConfigException;
 import dev.depbloom.model.config.GnnConfig;
 import dev.depbloom.model.config.MemoryConfig;
 import dev.depbloom.model.config.ModelConfig;
@@ -64,6 +65,14 @@ public final class TemporalGnn extends Module {
     LayerNormImpl norm = null;
     JodieTimeProjection proj = null;
     if (gnn.arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION) {
+      if (inputDim + edgeFeatureDim + gnn.dimTime() == 0) {
+        throw new ConfigException(
+            "model "
+                + config.name()
+                + ": its first attention layer has no input: the data has no"
+                + " node or edge features and gnn.dim_time is 0; give the data stand-in edge"
+                + " features (--edge-feature-dim W) or a time encoding (--set gnn.dim_time=100)");
+      }
       for (int l = 0; l < gnn.layers(); l++) {
         List<TemporalAttentionLayer> perSnapshot = new ArrayList<>();
         for (int h = 0; h < config.sampling().history(); h++) {

@@ -80,6 +80,24 @@ class TrainCommandErrorsTest {
   }
 
   @Test
+  void aModelWhoseAttentionWouldHaveNoInputSaysWhatToGiveIt() throws IOException {
+    Path csv =
+        Files.writeString(dir.resolve("e.csv"), "src,dst,time\n0,1,1\n1,2,2\n2,0,3\n0,2,4\n");
+    String err =
+        fails(
+            "train",
+            "--data",
+            csv.toString(),
+            "--model",
+            "dysat",
+            "--threads",
+            "1,1",
+            "--out",
+            out());
+    assertTrue(err.contains("has no input") && err.contains("--edge-feature-dim"), err);
+  }
+
+  @Test
   void resumingSomethingThatIsNotARunIsAnError() {
     String err = fails("train", "--resume", dir.toString());
     assertTrue(err.contains("not a run folder"), err);
