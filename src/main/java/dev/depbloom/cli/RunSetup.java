@@ -18,7 +18,6 @@ import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.TrainingRun;
-import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -220,10 +219,5 @@ final class RunSetup {
       return null;
     }
     return out;
-  }
-
-  static void printWarning(PrintWriter err, String message) {
-    err.println("depbloom: warning: " + message);
-    err.flush();
   }
 }

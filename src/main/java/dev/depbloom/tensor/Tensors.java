@@ -32,15 +32,6 @@ public final class Tensors {
     return t;
   }
 
-  /** A float32 tensor {@code [count]} from doubles. */
-  public static Tensor floatsOf(double[] data, int count) {
-    float[] f = new float[count];
-    for (int i = 0; i < count; i++) {
-      f[i] = (float) data[i];
-    }
-    return floats(f, count);
-  }
-
   /** An int64 index tensor {@code [count]} holding {@code ids[0 .. count)}. */
   public static Tensor indices(int[] ids, int count) {
     long[] wide = new long[count];

@@ -47,9 +47,4 @@ public record ModelConfig(
           source + ": gnn.time_transform 'jodie' projects memory; it needs memory.type 'node'");
     }
   }
-
-  /** This config with another training section (command-line overrides). */
-  public ModelConfig withTrain(TrainConfig t) {
-    return new ModelConfig(name, sampling, memory, gnn, t);
-  }
 }
