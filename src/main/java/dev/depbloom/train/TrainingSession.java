@@ -10,7 +10,6 @@ import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.NeighborSamplerFactory;
 import dev.depbloom.sampling.SamplerConfig;
-import dev.depbloom.sampling.SamplingStrategy;
 import dev.depbloom.sampling.TemporalCsr;
 import dev.depbloom.tensor.TensorRuntime;
 import java.util.List;
@@ -57,7 +56,7 @@ public final class TrainingSession implements AutoCloseable {
     var s = run.config().sampling();
     SamplerConfig sc =
         new SamplerConfig(
-            SamplingStrategy.valueOf(s.strategy().name()),
+            s.strategy(),
             s.neighbors(),
             s.history(),
             s.history() > 1 ? s.duration() : 0,

@@ -1,5 +1,6 @@
 package dev.depbloom.model.config;
 
+import dev.depbloom.sampling.SamplingStrategy;
 import java.util.List;
 
 /**
@@ -15,16 +16,10 @@ import java.util.List;
 public record SamplingConfig(
     boolean enabled,
     List<Integer> neighbors,
-    Strategy strategy,
+    SamplingStrategy strategy,
     boolean propTime,
     int history,
     double duration) {
-
-  /** How a layer picks neighbors among the events strictly before the query time. */
-  public enum Strategy {
-    RECENT,
-    UNIFORM
-  }
 
   public SamplingConfig {
     neighbors = List.copyOf(neighbors);
@@ -39,7 +34,8 @@ public record SamplingConfig(
     boolean noSample = r.bool("no_sample", false);
     int layer = r.nonNegativeInt("layer", noSample ? 0 : 1);
     List<Integer> neighbors = r.positiveInts("neighbor", List.of(10));
-    Strategy strategy = r.choice("strategy", Strategy.class, Strategy.RECENT);
+    SamplingStrategy strategy =
+        r.choice("strategy", SamplingStrategy.class, SamplingStrategy.RECENT);
     boolean propTime = r.bool("prop_time", false);
     int history = r.positiveInt("history", 1);
     double duration = r.number("duration", 0, 0, Double.MAX_VALUE);
