@@ -16,6 +16,7 @@ import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.tensor.ThreadBudgetCalibration;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.TrainingRun;
 import java.nio.ByteBuffer;
@@ -73,6 +74,32 @@ final class RunSetup {
               + " events are too few to split into training, validation and test");
     }
     return events;
+  }
+
+  /**
+   * The tensor thread budget: {@code INTRA,BLAS} as given with {@code --threads}, or measured on
+   * this machine when {@code spec} is null (then the result carries the milliseconds per
+   * candidate).
+   */
+  static ThreadBudgetCalibration.Result threadBudget(String spec, int cores) {
+    if (spec == null) {
+      return ThreadBudgetCalibration.calibrate(cores);
+    }
+    return new ThreadBudgetCalibration.Result(parseThreads(spec), Map.of());
+  }
+
+  private static ThreadBudget parseThreads(String spec) {
+    String[] parts = spec.split(",");
+    try {
+      if (parts.length == 2) {
+        return new ThreadBudget(
+            Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw new InputException(
+        "--threads " + spec + ": expected two positive counts INTRA,BLAS, e.g. 1,2");
   }
 
   /** CRC32C of the event columns: a run is only resumed or evaluated on the same events. */
@@ -156,13 +183,14 @@ final class RunSetup {
     Integer edgeDim = data.has("edgeFeatureDim") ? data.get("edgeFeatureDim").asInt() : null;
     EventStream events = loadData(source, options, edgeDim);
     String recorded = data.get("fingerprint").asText();
-    if (!fingerprint(events).equals(recorded)) {
+    String actual = fingerprint(events);
+    if (!actual.equals(recorded)) {
       throw new InputException(
           source
               + ": these are not the events run "
               + dir.root()
               + " was trained on (fingerprint "
-              + fingerprint(events)
+              + actual
               + ", recorded "
               + recorded
               + ")");

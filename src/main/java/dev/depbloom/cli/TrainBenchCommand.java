@@ -7,7 +7,6 @@ import dev.depbloom.data.Split;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.ThreadBudget;
-import dev.depbloom.tensor.ThreadBudgetCalibration;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -80,10 +79,7 @@ final class TrainBenchCommand implements Callable<Integer> {
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
     ModelConfig config = ModelZoo.config(model, overrides);
     int cores = Runtime.getRuntime().availableProcessors();
-    ThreadBudget budget =
-        threads != null
-            ? TrainCommand.parseThreads(threads)
-            : ThreadBudgetCalibration.calibrate(cores).chosen();
+    ThreadBudget budget = RunSetup.threadBudget(threads, cores).chosen();
     TrainingRun run = new TrainingRun(events, data, Split.of(events), config, 0, budget, cores);
     TrainingBenchmark.Result r = TrainingBenchmark.run(run, warmup, steps, rssEvery);
     PrintWriter out = spec.commandLine().getOut();

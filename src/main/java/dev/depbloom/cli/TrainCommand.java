@@ -1,7 +1,6 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.InputException;
 import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
 import dev.depbloom.model.config.ConfigReader;
@@ -150,15 +149,10 @@ final class TrainCommand implements Callable<Integer> {
     EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
     ModelConfig cfg = resolveConfig();
     int cores = Runtime.getRuntime().availableProcessors();
-    Map<String, Double> calibration = null;
-    ThreadBudget budget;
-    if (threads != null) {
-      budget = parseThreads(threads);
-    } else {
-      ThreadBudgetCalibration.Result r = ThreadBudgetCalibration.calibrate(cores);
-      budget = r.chosen();
-      calibration = r.millisByCandidate();
-    }
+    ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, cores);
+    ThreadBudget budget = threadChoice.chosen();
+    Map<String, Double> calibration =
+        threadChoice.millisByCandidate().isEmpty() ? null : threadChoice.millisByCandidate();
     TrainingRun run =
         new TrainingRun(
             events,
@@ -235,20 +229,6 @@ final class TrainCommand implements Callable<Integer> {
       return ConfigReader.read(config, name, o);
     }
     return ModelZoo.config(model, o);
-  }
-
-  static ThreadBudget parseThreads(String spec) {
-    String[] parts = spec.split(",");
-    try {
-      if (parts.length == 2) {
-        return new ThreadBudget(
-            Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
-      }
-    } catch (IllegalArgumentException e) {
-      // reported below
-    }
-    throw new InputException(
-        "--threads " + spec + ": expected two positive counts INTRA,BLAS, e.g. 1,2");
   }
 
   private static Path defaultOut(String model) {
