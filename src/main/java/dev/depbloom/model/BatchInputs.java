@@ -25,7 +25,7 @@ public final class BatchInputs {
   record LayerTensors(
       long targetCount,
       int fanout,
-      Tensor targetRows, // [T] rows of the input table (layer 1) or positions (deeper)
+      Tensor targetRows, // [T] rows of the input table (layer 1); null deeper (the first T rows)
       Tensor sourceIndex, // [S]
       Tensor edgeFeatures, // [Eu, de] or null
       Tensor edgeRow, // [S]
@@ -139,14 +139,14 @@ public final class BatchInputs {
   /** Layer 1 indexes the input table through {@code positionRow}; deeper layers index positions. */
   private static LayerTensors layer(LayerPlan p, int[] positionRow, EventStream events) {
     int s = p.sampleCount();
-    int[] targets = new int[p.targetCount()];
-    int[] sources = new int[s];
-    for (int t = 0; t < targets.length; t++) {
-      targets[t] = positionRow != null ? positionRow[t] : t;
-    }
-    for (int k = 0; k < s; k++) {
-      int pos = p.sourcePosition()[k];
-      sources[k] = positionRow != null ? positionRow[pos] : pos;
+    Tensor targetRows = null; // deeper layers: the first T rows of the previous layer's output
+    int[] sources = p.sourcePosition();
+    if (positionRow != null) {
+      targetRows = Tensors.indices(positionRow, p.targetCount());
+      sources = new int[s];
+      for (int k = 0; k < s; k++) {
+        sources[k] = positionRow[p.sourcePosition()[k]];
+      }
     }
     FeatureMatrix ef = events.edgeFeatures();
     Tensor edgeFeatures =
@@ -154,7 +154,7 @@ public final class BatchInputs {
     return new LayerTensors(
         p.targetCount(),
         p.fanout(),
-        Tensors.indices(targets),
+        targetRows,
         Tensors.indices(sources),
         edgeFeatures,
         Tensors.indices(p.edgeRow()),

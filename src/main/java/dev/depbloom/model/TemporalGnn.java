@@ -167,7 +167,12 @@ public final class TemporalGnn extends Module {
     Tensor h = inputTable; // layer 1 reads the input table through row indices
     for (int l = 0; l < layers.size(); l++) {
       BatchInputs.LayerTensors lt = s.layers().get(l);
-      Tensor targets = h == null ? null : h.index_select(0, lt.targetRows());
+      Tensor targets =
+          h == null
+              ? null
+              : lt.targetRows() == null
+                  ? h.narrow(0, 0, lt.targetCount())
+                  : h.index_select(0, lt.targetRows());
       AttentionInputs in =
           new AttentionInputs(
               targets,
