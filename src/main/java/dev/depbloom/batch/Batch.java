@@ -55,4 +55,24 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
   public int negativesPerEvent() {
     return roots.length / size() - 2;
   }
+
+  /**
+   * The events {@code [start + from, start + to)} of this batch with their own roots (sources,
+   * destinations and negatives, in the same layout); the index stays this batch's.
+   */
+  public Batch slice(int from, int to) {
+    int b = size();
+    if (from < 0 || to > b || from >= to) {
+      throw new IllegalArgumentException("slice [" + from + ", " + to + ") of a batch of " + b);
+    }
+    int n = to - from;
+    int blocks = roots.length / b;
+    int[] r = new int[blocks * n];
+    double[] t = new double[blocks * n];
+    for (int k = 0; k < blocks; k++) {
+      System.arraycopy(roots, k * b + from, r, k * n, n);
+      System.arraycopy(rootTimes, k * b + from, t, k * n, n);
+    }
+    return new Batch(index, start + from, start + to, r, t);
+  }
 }

@@ -77,9 +77,9 @@ final class RunSetup {
   }
 
   /**
-   * The tensor thread budget: {@code INTRA,BLAS} as given with {@code --threads}, or measured on
-   * this machine when {@code spec} is null (then the result carries the milliseconds per
-   * candidate).
+   * The tensor thread budget: {@code INTRA,BLAS[,WORKERS]} as given with {@code --threads}, or
+   * measured on this machine when {@code spec} is null (then the result carries the milliseconds
+   * per candidate).
    */
   static ThreadBudgetCalibration.Result threadBudget(String spec, int cores) {
     if (spec == null) {
@@ -91,15 +91,19 @@ final class RunSetup {
   private static ThreadBudget parseThreads(String spec) {
     String[] parts = spec.split(",");
     try {
-      if (parts.length == 2) {
+      if (parts.length == 2 || parts.length == 3) {
         return new ThreadBudget(
-            Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+            Integer.parseInt(parts[0].trim()),
+            Integer.parseInt(parts[1].trim()),
+            parts.length == 3 ? Integer.parseInt(parts[2].trim()) : 1);
       }
     } catch (IllegalArgumentException e) {
       // reported below
     }
     throw new InputException(
-        "--threads " + spec + ": expected two positive counts INTRA,BLAS, e.g. 1,2");
+        "--threads "
+            + spec
+            + ": expected positive counts INTRA,BLAS or INTRA,BLAS,WORKERS, e.g. 1,2 or 1,1,2");
   }
 
   /** CRC32C of the event columns: a run is only resumed or evaluated on the same events. */
@@ -156,6 +160,7 @@ final class RunSetup {
     ObjectNode threads = info.putObject("threads");
     threads.put("intraOp", run.threads().intraOp());
     threads.put("blas", run.threads().blas());
+    threads.put("workers", run.threads().workers());
     threads.put("sampler", run.samplerThreads());
     if (calibration != null) {
       ObjectNode c = threads.putObject("calibrationMillis");
@@ -203,7 +208,8 @@ final class RunSetup {
         Split.of(events),
         config,
         info.get("seed").asLong(),
-        new ThreadBudget(t.get("intraOp").asInt(), t.get("blas").asInt()),
+        new ThreadBudget(
+            t.get("intraOp").asInt(), t.get("blas").asInt(), t.path("workers").asInt(1)),
         t.get("sampler").asInt());
   }
 

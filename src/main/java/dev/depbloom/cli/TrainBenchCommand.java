@@ -59,7 +59,10 @@ final class TrainBenchCommand implements Callable<Integer> {
       description = "Read resident memory every N steps.")
   int rssEvery;
 
-  @Option(names = "--threads", paramLabel = "INTRA,BLAS", description = "Default: measured.")
+  @Option(
+      names = "--threads",
+      paramLabel = "INTRA,BLAS[,WORKERS]",
+      description = "Tensor threads per step worker and step workers (default: measured).")
   String threads;
 
   @Option(names = "--set", paramLabel = "SECTION.KEY=VALUE", description = "Config override.")

@@ -116,8 +116,11 @@ final class TrainCommand implements Callable<Integer> {
 
   @Option(
       names = "--threads",
-      paramLabel = "INTRA,BLAS",
-      description = "Tensor threads: libtorch intra-op and OpenBLAS (default: measured at start).")
+      paramLabel = "INTRA,BLAS[,WORKERS]",
+      description =
+          "Tensor threads: libtorch intra-op and OpenBLAS threads per step worker, and the step"
+              + " workers that train shards of each batch in parallel (default: measured at"
+              + " start; e.g. 1,2 is one worker, 1,1,2 two).")
   String threads;
 
   @Option(

@@ -1,7 +1,13 @@
 package dev.depbloom.memory;
 
 import dev.depbloom.tensor.Tensors;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
+import org.bytedeco.pytorch.global.torch;
 
 /**
  * What one batch writes to node memory, as a value: new memory rows for the true endpoints (last
@@ -40,5 +46,62 @@ public record MemoryWrite(
   public void close() {
     Tensors.release(memoryRows);
     Tensors.release(mailRows);
+  }
+
+  /**
+   * One write equal to applying {@code parts} in order as a single batch: per node the last part's
+   * memory and mail win, as the last occurrence in a batch does. The parts stay open (their owner
+   * closes them); the result owns new tensors.
+   */
+  public static MemoryWrite lastWins(List<MemoryWrite> parts) {
+    LinkedHashMap<Integer, Integer> memoryRow = new LinkedHashMap<>();
+    LinkedHashMap<Integer, Integer> mailRow = new LinkedHashMap<>();
+    List<Tensor> memoryRows = new ArrayList<>();
+    List<Tensor> mailRows = new ArrayList<>();
+    List<Double> memoryTimeList = new ArrayList<>();
+    List<Double> mailTimeList = new ArrayList<>();
+    for (MemoryWrite w : parts) {
+      for (int i = 0; i < w.memoryNodes.length; i++) {
+        memoryRow.put(w.memoryNodes[i], memoryTimeList.size());
+        memoryTimeList.add(w.memoryTimes[i]);
+      }
+      for (int i = 0; i < w.mailNodes.length; i++) {
+        mailRow.put(w.mailNodes[i], mailTimeList.size());
+        mailTimeList.add(w.mailTimes[i]);
+      }
+      memoryRows.add(w.memoryRows);
+      mailRows.add(w.mailRows);
+    }
+    int[] memoryNodes = keys(memoryRow);
+    int[] memoryPick = values(memoryRow);
+    int[] mailNodes = keys(mailRow);
+    int[] mailPick = values(mailRow);
+    double[] memoryTimes = new double[memoryNodes.length];
+    for (int i = 0; i < memoryTimes.length; i++) {
+      memoryTimes[i] = memoryTimeList.get(memoryPick[i]);
+    }
+    double[] mailTimes = new double[mailNodes.length];
+    for (int i = 0; i < mailTimes.length; i++) {
+      mailTimes[i] = mailTimeList.get(mailPick[i]);
+    }
+    try (NoGradGuard g = new NoGradGuard()) {
+      Tensor memory = torch.cat(new TensorVector(memoryRows.toArray(new Tensor[0])), 0);
+      Tensor mail = torch.cat(new TensorVector(mailRows.toArray(new Tensor[0])), 0);
+      return new MemoryWrite(
+          memoryNodes,
+          memoryTimes,
+          memory.index_select(0, Tensors.indices(memoryPick)),
+          mailNodes,
+          mailTimes,
+          mail.index_select(0, Tensors.indices(mailPick)));
+    }
+  }
+
+  private static int[] keys(LinkedHashMap<Integer, Integer> m) {
+    return m.keySet().stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private static int[] values(LinkedHashMap<Integer, Integer> m) {
+    return m.values().stream().mapToInt(Integer::intValue).toArray();
   }
 }

@@ -71,9 +71,9 @@ public final class MailAttentionMemoryUpdater extends MemoryUpdater {
     Tensor key = kv.narrow(2, 0, dim).view(u, m, heads, dh);
     Tensor value = kv.narrow(2, dim, dim).view(u, m, heads, dh);
     Tensor score = torch.leaky_relu(q.mul(key).sum(3), new Scalar(0.2)); // [U, m, heads]
-    Tensor att = torch.dropout(score.softmax(1), attentionDropout, is_training());
+    Tensor att = Dropout.apply(score.softmax(1), attentionDropout, is_training());
     Tensor agg = att.unsqueeze(3).mul(value).sum(1).reshape(u, dim); // [U, dim]
     Tensor out = mlp.forward(norm.forward(agg.add(memory)));
-    return torch.dropout(out, dropout, is_training()).relu();
+    return Dropout.apply(out, dropout, is_training()).relu();
   }
 }

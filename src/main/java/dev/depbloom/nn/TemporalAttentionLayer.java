@@ -74,9 +74,11 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
       return torch.zeros(t, dimOut);
     }
     int dh = dimOut / heads;
-    Tensor kv = keyValue(in); // [S, 2 dimOut]
-    Tensor key = kv.narrow(1, 0, dimOut);
-    Tensor value = kv.narrow(1, dimOut, dimOut);
+    // chunk, not narrow: its backward writes the [S, 2 dimOut] gradient once (a cat), where two
+    // narrows would each fill a zero tensor of that size and add them
+    Tensor[] kv = keyValue(in).chunk(2, 1).get(); // [S, 2 dimOut]
+    Tensor key = kv[0];
+    Tensor value = kv[1];
     Tensor q = query(in).index_select(0, in.targetIndex()); // [S, dimOut]
     Tensor score =
         torch.leaky_relu(q.mul(key).view(s, heads, dh).sum(2), new Scalar(0.2)); // [S, heads]
@@ -86,12 +88,12 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
             .index_copy(0, in.slot(), score)
             .view(t, in.fanout(), heads);
     Tensor att = padded.softmax(1).view(t * in.fanout(), heads).index_select(0, in.slot());
-    att = torch.dropout(att, attentionDropout, is_training()); // [S, heads]
+    att = Dropout.apply(att, attentionDropout, is_training()); // [S, heads]
     Tensor weighted = value.view(s, heads, dh).mul(att.unsqueeze(2)).view(s, dimOut);
     Tensor agg = torch.zeros(t, dimOut).index_add(0, in.targetIndex(), weighted); // [T, dimOut]
     Tensor joined =
         nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
-    Tensor h = torch.dropout(out.forward(joined), dropout, is_training()).relu();
+    Tensor h = Dropout.apply(out.forward(joined), dropout, is_training()).relu();
     return norm.forward(h);
   }
 

@@ -31,6 +31,11 @@ public final class StageTimer {
     }
   }
 
+  /** Charges {@code nanos} measured elsewhere to {@code stage}. */
+  public void charge(Stage stage, long nanos) {
+    this.nanos[stage.ordinal()] += nanos;
+  }
+
   public double seconds(Stage stage) {
     return nanos[stage.ordinal()] / 1e9;
   }

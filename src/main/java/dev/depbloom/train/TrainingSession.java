@@ -49,7 +49,9 @@ public final class TrainingSession implements AutoCloseable {
             : null;
     this.sampler = config.sampling().enabled() ? sampler(run) : null;
     this.negatives = NegativeSampler.forStream(run.events(), run.events().bipartite(), run.seed());
-    this.step = new TrainingStep(model, optimizer, memory, sampler, run.events(), timer);
+    this.step =
+        new TrainingStep(
+            model, optimizer, memory, sampler, run.events(), timer, run.threads().workers());
   }
 
   private static NeighborSampler sampler(TrainingRun run) {
@@ -113,6 +115,7 @@ public final class TrainingSession implements AutoCloseable {
 
   @Override
   public void close() {
+    step.close();
     if (sampler != null) {
       sampler.close();
     }
