@@ -15,7 +15,9 @@ import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.SampledLayer;
 import dev.depbloom.sampling.TemporalSample;
 import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.Tensors;
+import dev.depbloom.tensor.ThreadBudget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -61,6 +63,7 @@ public final class TrainingStep implements AutoCloseable {
   private final TensorVector parameters; // the model's, in a fixed order (sharded steps only)
   private final Generator[] generators; // one per shard (sharded steps only)
   private final ExecutorService pool; // workers - 1 threads (sharded steps only)
+  private boolean blasSharded = true; // OpenBLAS sized for sharded training (the budget's blas)
 
   /** A step run by the calling thread alone. */
   public TrainingStep(
@@ -111,6 +114,7 @@ public final class TrainingStep implements AutoCloseable {
   public double train(Batch batch, long stream) {
     int shards = Math.min(workers, batch.size());
     if (shards > 1) {
+      blasPerThread(true);
       return trainSharded(batch, stream, shards);
     }
     try (StepScope scope = new StepScope()) {
@@ -134,6 +138,7 @@ public final class TrainingStep implements AutoCloseable {
    * same events in several calls (groups of negatives) must write on the last call only.
    */
   public BatchScores evaluate(Batch batch, long stream, boolean writeMemory) {
+    blasPerThread(false);
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       BatchGraph graph = timer.time(Stage.SAMPLE, () -> plan(batch, stream));
@@ -155,6 +160,7 @@ public final class TrainingStep implements AutoCloseable {
     if (memory == null) {
       return;
     }
+    blasPerThread(false);
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       SampledLayer receivers =
@@ -165,6 +171,20 @@ public final class TrainingStep implements AutoCloseable {
       BatchInputs in = fetch(graph);
       write(graph, model.updateMemory(in));
     }
+  }
+
+  /**
+   * With several workers, evaluation and replay run on the calling thread alone: they get the BLAS
+   * threads of all workers ({@code sharded == false}), and a sharded training step one thread's
+   * share again. Only resizes when the phase changes.
+   */
+  private void blasPerThread(boolean sharded) {
+    ThreadBudget budget = TensorRuntime.threads();
+    if (workers == 1 || budget == null || sharded == blasSharded) {
+      return;
+    }
+    TensorRuntime.blasThreads(sharded ? budget.blas() : budget.blas() * workers);
+    blasSharded = sharded;
   }
 
   private BatchGraph plan(Batch batch, long stream) {
