@@ -58,7 +58,8 @@ final class TrainCommand implements Callable<Integer> {
       paramLabel = "NAME",
       defaultValue = "tgn",
       description =
-          "jodie, tgn, apan, tgat or dysat (TGL's published configurations; default: tgn).")
+          "jodie, tgn, apan, tgat or dysat (TGL's published configurations; default: tgn),"
+              + " or tgn-wide (TGN at DyGLib's widths, memory and embedding 172, 8 neighbors).")
   String model;
 
   @Option(

@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code --resume}: a training process killed after its first checkpoint, then resumed, ends with
@@ -44,6 +46,10 @@ class TrainResumeTest {
   }
 
   private List<String> args(Path out, int epochs) {
+    return args(out, epochs, "1,1");
+  }
+
+  private List<String> args(Path out, int epochs, String threads) {
     return new ArrayList<>(
         List.of(
             "train",
@@ -66,7 +72,7 @@ class TrainResumeTest {
             "--set",
             "gnn.dim_time=8",
             "--threads",
-            "1,1",
+            threads,
             "--sampler-threads",
             "1",
             "--seed",
@@ -77,13 +83,16 @@ class TrainResumeTest {
             out.toString()));
   }
 
-  @Test
-  void aKilledRunResumedFromItsLastCheckpointEndsWithTheUninterruptedMetrics() throws Exception {
+  /** One worker, and two step workers (the default budget on two cores). */
+  @ParameterizedTest
+  @ValueSource(strings = {"1,1", "1,1,2"})
+  void aKilledRunResumedFromItsLastCheckpointEndsWithTheUninterruptedMetrics(String threads)
+      throws Exception {
     Path whole = dir.resolve("whole");
-    JsonNode uninterrupted = runInProcess(args(whole, 4));
+    JsonNode uninterrupted = runInProcess(args(whole, 4, threads));
 
     Path cut = dir.resolve("cut");
-    Process p = startJvm(args(cut, 4));
+    Process p = startJvm(args(cut, 4, threads));
     Path state = cut.resolve("state.json");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!(Files.exists(state) && lastEpoch(state) >= 1) && System.nanoTime() < deadline) {

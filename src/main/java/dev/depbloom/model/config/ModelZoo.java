@@ -12,8 +12,12 @@ import java.util.Map;
  * at; everything downstream sees a {@link ModelConfig}.
  */
 public final class ModelZoo {
-  /** Names of the shipped models. */
-  public static final List<String> MODELS = List.of("jodie", "tgn", "apan", "tgat", "dysat");
+  /**
+   * Names of the shipped models: the five with TGL's published configurations, and {@code
+   * tgn-wide}, TGN at DyGLib's widths with 8 neighbors.
+   */
+  public static final List<String> MODELS =
+      List.of("jodie", "tgn", "apan", "tgat", "dysat", "tgn-wide");
 
   private ModelZoo() {}
 

@@ -51,6 +51,10 @@ class ConfigReaderTest {
     assertEquals(false, ModelZoo.config("tgat", Map.of()).memory().enabled());
     assertEquals(3, ModelZoo.config("dysat", Map.of()).sampling().history());
     assertEquals(0, ModelZoo.config("dysat", Map.of()).gnn().dimTime());
+    ModelConfig wide = ModelZoo.config("tgn-wide", Map.of());
+    assertEquals(172, wide.memory().dim());
+    assertEquals(172, wide.gnn().dimOut());
+    assertEquals(List.of(8), wide.sampling().neighbors());
   }
 
   @Test
@@ -115,6 +119,7 @@ class ConfigReaderTest {
     ConfigException e =
         assertThrows(ConfigException.class, () -> ModelZoo.config("tgnn", Map.of()));
     assertEquals(
-        "--model tgnn: unknown model (known: [jodie, tgn, apan, tgat, dysat])", e.getMessage());
+        "--model tgnn: unknown model (known: [jodie, tgn, apan, tgat, dysat, tgn-wide])",
+        e.getMessage());
   }
 }
