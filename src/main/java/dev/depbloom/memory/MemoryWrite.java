@@ -4,6 +4,7 @@ import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.Function;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorVector;
@@ -54,54 +55,51 @@ public record MemoryWrite(
    * closes them); the result owns new tensors.
    */
   public static MemoryWrite lastWins(List<MemoryWrite> parts) {
-    LinkedHashMap<Integer, Integer> memoryRow = new LinkedHashMap<>();
-    LinkedHashMap<Integer, Integer> mailRow = new LinkedHashMap<>();
-    List<Tensor> memoryRows = new ArrayList<>();
-    List<Tensor> mailRows = new ArrayList<>();
-    List<Double> memoryTimeList = new ArrayList<>();
-    List<Double> mailTimeList = new ArrayList<>();
-    for (MemoryWrite w : parts) {
-      for (int i = 0; i < w.memoryNodes.length; i++) {
-        memoryRow.put(w.memoryNodes[i], memoryTimeList.size());
-        memoryTimeList.add(w.memoryTimes[i]);
-      }
-      for (int i = 0; i < w.mailNodes.length; i++) {
-        mailRow.put(w.mailNodes[i], mailTimeList.size());
-        mailTimeList.add(w.mailTimes[i]);
-      }
-      memoryRows.add(w.memoryRows);
-      mailRows.add(w.mailRows);
-    }
-    int[] memoryNodes = keys(memoryRow);
-    int[] memoryPick = values(memoryRow);
-    int[] mailNodes = keys(mailRow);
-    int[] mailPick = values(mailRow);
-    double[] memoryTimes = new double[memoryNodes.length];
-    for (int i = 0; i < memoryTimes.length; i++) {
-      memoryTimes[i] = memoryTimeList.get(memoryPick[i]);
-    }
-    double[] mailTimes = new double[mailNodes.length];
-    for (int i = 0; i < mailTimes.length; i++) {
-      mailTimes[i] = mailTimeList.get(mailPick[i]);
-    }
+    LastPerNode memory = LastPerNode.of(parts, MemoryWrite::memoryNodes, MemoryWrite::memoryTimes);
+    LastPerNode mail = LastPerNode.of(parts, MemoryWrite::mailNodes, MemoryWrite::mailTimes);
     try (NoGradGuard g = new NoGradGuard()) {
-      Tensor memory = torch.cat(new TensorVector(memoryRows.toArray(new Tensor[0])), 0);
-      Tensor mail = torch.cat(new TensorVector(mailRows.toArray(new Tensor[0])), 0);
       return new MemoryWrite(
-          memoryNodes,
-          memoryTimes,
-          memory.index_select(0, Tensors.indices(memoryPick)),
-          mailNodes,
-          mailTimes,
-          mail.index_select(0, Tensors.indices(mailPick)));
+          memory.nodes(),
+          memory.times(),
+          memory.pick(parts, MemoryWrite::memoryRows),
+          mail.nodes(),
+          mail.times(),
+          mail.pick(parts, MemoryWrite::mailRows));
     }
   }
 
-  private static int[] keys(LinkedHashMap<Integer, Integer> m) {
-    return m.keySet().stream().mapToInt(Integer::intValue).toArray();
-  }
+  /**
+   * The last entry per node of one node/time column pair of several writes read in order, in order
+   * of each node's first appearance, and the row it came from in the writes' concatenation.
+   */
+  private record LastPerNode(int[] nodes, double[] times, int[] rows) {
+    static LastPerNode of(
+        List<MemoryWrite> parts,
+        Function<MemoryWrite, int[]> nodeColumn,
+        Function<MemoryWrite, double[]> timeColumn) {
+      LinkedHashMap<Integer, Integer> rowOfNode = new LinkedHashMap<>();
+      List<Double> allTimes = new ArrayList<>();
+      for (MemoryWrite w : parts) {
+        int[] nodes = nodeColumn.apply(w);
+        double[] times = timeColumn.apply(w);
+        for (int i = 0; i < nodes.length; i++) {
+          rowOfNode.put(nodes[i], allTimes.size());
+          allTimes.add(times[i]);
+        }
+      }
+      int[] nodes = rowOfNode.keySet().stream().mapToInt(Integer::intValue).toArray();
+      int[] rows = rowOfNode.values().stream().mapToInt(Integer::intValue).toArray();
+      double[] times = new double[rows.length];
+      for (int i = 0; i < rows.length; i++) {
+        times[i] = allTimes.get(rows[i]);
+      }
+      return new LastPerNode(nodes, times, rows);
+    }
 
-  private static int[] values(LinkedHashMap<Integer, Integer> m) {
-    return m.values().stream().mapToInt(Integer::intValue).toArray();
+    /** The picked rows of one tensor column of the writes, concatenated in order. */
+    Tensor pick(List<MemoryWrite> parts, Function<MemoryWrite, Tensor> column) {
+      Tensor[] tensors = parts.stream().map(column).toArray(Tensor[]::new);
+      return torch.cat(new TensorVector(tensors), 0).index_select(0, Tensors.indices(rows));
+    }
   }
 }
