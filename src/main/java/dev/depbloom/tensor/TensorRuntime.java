@@ -21,11 +21,14 @@ public final class TensorRuntime {
   }
 
   /**
-   * Resizes OpenBLAS's pool alone (cheap: it keeps its threads), e.g. to give one thread's
-   * evaluation the BLAS threads of all step workers; the budget on record is unchanged.
+   * Resizes OpenBLAS's pool alone, when it is not that size already (it keeps its threads), e.g. to
+   * give one thread's evaluation the BLAS threads of all step workers; the budget on record is
+   * unchanged.
    */
   public static void blasThreads(int n) {
-    openblas_full.openblas_set_num_threads(n);
+    if (openblas_full.openblas_get_num_threads() != n) {
+      openblas_full.openblas_set_num_threads(n);
+    }
   }
 
   /** The budget last applied, or null. */

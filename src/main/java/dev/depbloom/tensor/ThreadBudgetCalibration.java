@@ -4,11 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
 import org.bytedeco.pytorch.LinearImpl;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.global.torch;
@@ -49,8 +44,8 @@ public final class ThreadBudgetCalibration {
     Map<String, Double> times = new LinkedHashMap<>();
     ThreadBudget best = candidates.get(0);
     double bestMs = Double.MAX_VALUE;
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, cores - 1), daemonThreads());
-    try (StepScope scope = new StepScope()) {
+    try (WorkerPool pool = new WorkerPool("depbloom-calibration", cores - 1);
+        StepScope scope = new StepScope()) {
       torch.manual_seed(0);
       List<LinearImpl> linears = new ArrayList<>();
       for (int w = 0; w < Math.max(1, cores); w++) {
@@ -73,56 +68,35 @@ public final class ThreadBudgetCalibration {
           best = b;
         }
       }
-    } finally {
-      pool.shutdownNow();
     }
     TensorRuntime.applyThreads(best);
     return new Result(best, times);
   }
 
   /** The workload split over {@code workers} threads (the caller is one of them); wall ms. */
-  private static double sharded(
-      int workers, List<LinearImpl> linears, Tensor x, ExecutorService pool) {
+  private static double sharded(int workers, List<LinearImpl> linears, Tensor x, WorkerPool pool) {
     long rows = ROWS / workers / 10 * 10;
     long t0 = System.nanoTime();
-    List<Future<?>> others = new ArrayList<>();
-    for (int w = 1; w < workers; w++) {
-      Tensor part = x.narrow(0, w * rows, rows);
-      LinearImpl linear = linears.get(w);
-      others.add(pool.submit(() -> onceOn(linear, part)));
-    }
-    onceOn(linears.get(0), x.narrow(0, 0, rows));
-    for (Future<?> f : others) {
-      try {
-        f.get();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while calibrating threads", e);
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("thread calibration failed", e.getCause());
-      }
-    }
+    pool.runAll(
+            workers,
+            w -> {
+              onceOn(linears.get(w), x, w * rows, rows);
+              return null;
+            })
+        .orThrow();
     return (System.nanoTime() - t0) / 1e6;
-  }
-
-  private static ThreadFactory daemonThreads() {
-    return r -> {
-      Thread t = new Thread(r, "depbloom-calibration");
-      t.setDaemon(true);
-      return t;
-    };
   }
 
   private static double once(LinearImpl linear, Tensor x) {
     long t0 = System.nanoTime();
-    onceOn(linear, x);
+    onceOn(linear, x, 0, x.size(0));
     return (System.nanoTime() - t0) / 1e6;
   }
 
-  private static void onceOn(LinearImpl linear, Tensor x) {
+  /** The workload on rows {@code [from, from + rows)} of {@code x}. */
+  private static void onceOn(LinearImpl linear, Tensor x, long from, long rows) {
     try (StepScope scope = new StepScope()) {
-      long rows = x.size(0);
-      Tensor y = linear.forward(x).cos(); // [rows, 200]
+      Tensor y = linear.forward(x.narrow(0, from, rows)).cos(); // [rows, 200]
       Tensor z = torch.softmax(y.view(rows / 10, 10, 200), 1).mul(y.view(rows / 10, 10, 200));
       z.sum().backward();
       linear.zero_grad(true);

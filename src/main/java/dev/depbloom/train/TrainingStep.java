@@ -18,13 +18,9 @@ import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.tensor.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
 import org.bytedeco.pytorch.BoolOptional;
 import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.NoGradGuard;
@@ -62,8 +58,7 @@ public final class TrainingStep implements AutoCloseable {
   private final int workers;
   private final TensorVector parameters; // the model's, in a fixed order (sharded steps only)
   private final Generator[] generators; // one per shard (sharded steps only)
-  private final ExecutorService pool; // workers - 1 threads (sharded steps only)
-  private boolean blasSharded = true; // OpenBLAS sized for sharded training (the budget's blas)
+  private final WorkerPool pool; // workers - 1 threads (sharded steps only)
 
   /** A step run by the calling thread alone. */
   public TrainingStep(
@@ -102,7 +97,7 @@ public final class TrainingStep implements AutoCloseable {
       for (int i = 0; i < workers; i++) {
         generators[i] = torch.make_generator_cpu(i);
       }
-      this.pool = Executors.newFixedThreadPool(workers - 1, new WorkerThreads());
+      this.pool = new WorkerPool("depbloom-step-worker", workers - 1);
     } else {
       this.parameters = null;
       this.generators = null;
@@ -176,15 +171,13 @@ public final class TrainingStep implements AutoCloseable {
   /**
    * With several workers, evaluation and replay run on the calling thread alone: they get the BLAS
    * threads of all workers ({@code sharded == false}), and a sharded training step one thread's
-   * share again. Only resizes when the phase changes.
+   * share again.
    */
   private void blasPerThread(boolean sharded) {
     ThreadBudget budget = TensorRuntime.threads();
-    if (workers == 1 || budget == null || sharded == blasSharded) {
-      return;
+    if (workers > 1 && budget != null) {
+      TensorRuntime.blasThreads(sharded ? budget.blas() : budget.blas() * workers);
     }
-    TensorRuntime.blasThreads(sharded ? budget.blas() : budget.blas() * workers);
-    blasSharded = sharded;
   }
 
   private BatchGraph plan(Batch batch, long stream) {
@@ -239,48 +232,18 @@ public final class TrainingStep implements AutoCloseable {
    */
   private double trainSharded(Batch batch, long stream, int shards) {
     int b = batch.size();
-    List<Batch> parts = new ArrayList<>(shards);
     List<BatchGraph> graphs = new ArrayList<>(shards);
     for (int s = 0; s < shards; s++) {
       Batch part = batch.slice(s * b / shards, (s + 1) * b / shards);
       long shardStream = RandomStreams.extend(stream, s);
-      parts.add(part);
       graphs.add(timer.time(Stage.SAMPLE, () -> plan(part, shardStream)));
     }
-    List<Future<ShardResult>> others = new ArrayList<>(shards - 1);
-    for (int s = 1; s < shards; s++) {
-      int shard = s;
-      others.add(
-          pool.submit(
-              () -> runShard(parts.get(shard), graphs.get(shard), stream, shard, b, false)));
-    }
-    List<ShardResult> results = new ArrayList<>(shards);
-    RuntimeException failure = null;
+    WorkerPool.Results<ShardResult> done =
+        pool.runAll(shards, s -> runShard(graphs.get(s), stream, s, b, s == 0));
+    timer.charge(Stage.SYNC, done.waitNanos());
+    List<ShardResult> results = done.values();
     try {
-      results.add(runShard(parts.get(0), graphs.get(0), stream, 0, b, true));
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-    long waitStart = System.nanoTime();
-    for (Future<ShardResult> f : others) {
-      try {
-        results.add(f.get());
-      } catch (ExecutionException e) {
-        RuntimeException cause =
-            e.getCause() instanceof RuntimeException r
-                ? r
-                : new IllegalStateException("a step worker failed", e.getCause());
-        failure = failure == null ? cause : failure;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failure = failure == null ? new IllegalStateException("interrupted", e) : failure;
-      }
-    }
-    timer.charge(Stage.SYNC, System.nanoTime() - waitStart);
-    try {
-      if (failure != null) {
-        throw failure;
-      }
+      done.orThrow();
       double loss = 0;
       for (ShardResult r : results) {
         loss += r.loss();
@@ -305,7 +268,9 @@ public final class TrainingStep implements AutoCloseable {
       return loss;
     } finally {
       for (ShardResult r : results) {
-        r.release();
+        if (r != null) {
+          r.release();
+        }
       }
     }
   }
@@ -315,7 +280,7 @@ public final class TrainingStep implements AutoCloseable {
    * by the shard's share of the batch's events so that the shards' gradients sum to the batch's.
    */
   private ShardResult runShard(
-      Batch part, BatchGraph graph, long stream, int shard, int batchSize, boolean timed) {
+      BatchGraph graph, long stream, int shard, int batchSize, boolean timed) {
     StageTimer t = timed ? timer : null;
     try (StepScope scope = new StepScope()) {
       generators[shard].set_current_seed(RandomStreams.derive(stream, DROPOUT_KEY, shard));
@@ -324,7 +289,7 @@ public final class TrainingStep implements AutoCloseable {
           () -> {
             BatchInputs in = timed(t, Stage.FETCH, () -> fetch(graph));
             Tensor updated = timed(t, Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
-            double weight = (double) part.size() / batchSize;
+            double weight = (double) graph.eventCount() / batchSize;
             double[] lossValue = new double[1];
             Tensor[] grads =
                 timed(
@@ -349,11 +314,7 @@ public final class TrainingStep implements AutoCloseable {
                       }
                       return kept;
                     });
-            MemoryWrite write =
-                memory == null
-                    ? null
-                    : graph.writes().toMemoryWrite(updated, events, graph.batch().start());
-            return new ShardResult(lossValue[0], grads, write);
+            return new ShardResult(lossValue[0], grads, memoryWrite(graph, updated));
           });
     }
   }
@@ -383,19 +344,7 @@ public final class TrainingStep implements AutoCloseable {
   @Override
   public void close() {
     if (pool != null) {
-      pool.shutdownNow();
-    }
-  }
-
-  /** Daemon threads named for the step, so a stuck worker never keeps the JVM alive. */
-  private static final class WorkerThreads implements ThreadFactory {
-    private int next = 1;
-
-    @Override
-    public synchronized Thread newThread(Runnable r) {
-      Thread t = new Thread(r, "depbloom-step-worker-" + next++);
-      t.setDaemon(true);
-      return t;
+      pool.close();
     }
   }
 
@@ -409,8 +358,15 @@ public final class TrainingStep implements AutoCloseable {
     if (memory == null) {
       return;
     }
-    try (MemoryWrite w = graph.writes().toMemoryWrite(updated, events, graph.batch().start())) {
+    try (MemoryWrite w = memoryWrite(graph, updated)) {
       memory.apply(w);
     }
+  }
+
+  /** What the batch of {@code graph} writes to memory, or null for memory-less models. */
+  private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated) {
+    return memory == null
+        ? null
+        : graph.writes().toMemoryWrite(updated, events, graph.batch().start());
   }
 }
