@@ -1,6 +1,11 @@
 package dev.depbloom.bench;
 
-import dev.depbloom.data.RandomStreams;
+import dev.depbloom.device.InProcessCollective;
+import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.RoundRunner;
+import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.Schedules;
 import dev.depbloom.train.TrainingRun;
 import dev.depbloom.train.TrainingSession;
 import java.io.IOException;
@@ -11,13 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Training steps in a loop, as a run does them (the training batches in time order, memory and
- * sampler reset when the stream wraps), measuring events per second, the per-stage split, and the
- * process's resident memory every few steps, to show that native memory stays flat.
+ * Training rounds of the run's schedule in a loop, as a run does them (epoch after epoch, memory
+ * views and samplers reset where the schedule says), measuring events per second, the per-stage
+ * split, and the process's resident memory every few steps, to show that native memory stays flat.
  */
 public final class TrainingBenchmark {
-  private static final long KEY = RandomStreams.key("bench-train");
-
   private TrainingBenchmark() {}
 
   /** A resident-memory reading: after {@code step} measured steps, {@code rssMb} MiB. */
@@ -58,28 +61,37 @@ public final class TrainingBenchmark {
    * {@code rssEvery} timed steps.
    */
   public static Result run(TrainingRun run, int warmup, int steps, int rssEvery) {
-    try (TrainingSession session = new TrainingSession(run)) {
-      session.model().train(true);
-      List<int[]> bounds = session.bounds(0, run.split().trainEnd());
+    Schedule schedule =
+        Schedules.of(
+            run.config().schedule(), run.split().trainEnd(), run.config().train().batchSize());
+    try (TrainingSession session = new TrainingSession(run);
+        RoundRunner runner =
+            new RoundRunner(
+                session,
+                schedule,
+                run.threads().workers(),
+                new InProcessCollective(),
+                new LastWinsCommit())) {
+      session.replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
+      List<RoundPlan> rounds = List.of();
       long events = 0;
       long t0 = 0;
       int epoch = 0;
       for (int i = 0; i < warmup + steps; i++) {
-        int b = i % bounds.size();
-        if (b == 0) {
-          session.resetTime();
-          epoch++;
+        int r = rounds.isEmpty() ? 0 : i % rounds.size();
+        if (r == 0) {
+          rounds = schedule.plan(++epoch);
         }
         if (i == warmup) {
-          session.timer().reset();
+          runner.resetTimers();
           rss.add(new RssSample(0, residentMb()));
           t0 = System.nanoTime();
         }
-        int[] range = bounds.get(b);
-        session.step().train(session.batch(b, range[0], range[1], 1, KEY, epoch), b);
+        RoundPlan round = rounds.get(r);
+        runner.run(round, epoch);
         if (i >= warmup) {
-          events += range[1] - range[0];
+          events += round.events();
           int done = i - warmup + 1;
           if (done % rssEvery == 0 || done == steps) {
             rss.add(new RssSample(done, residentMb()));
@@ -93,7 +105,7 @@ public final class TrainingBenchmark {
           events,
           seconds,
           events / seconds,
-          session.timer().secondsByKey(),
+          runner.timer().secondsByKey(),
           List.copyOf(rss));
     }
   }

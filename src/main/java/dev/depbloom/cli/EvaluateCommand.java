@@ -1,10 +1,10 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.schedule.Trainer;
 import dev.depbloom.train.ProgressReporter;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.TestMetrics;
-import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;

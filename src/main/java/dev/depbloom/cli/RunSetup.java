@@ -77,15 +77,34 @@ final class RunSetup {
   }
 
   /**
-   * The tensor thread budget: {@code INTRA,BLAS[,WORKERS]} as given with {@code --threads}, or
-   * measured on this machine when {@code spec} is null (then the result carries the milliseconds
-   * per candidate).
+   * The tensor thread budget: {@code INTRA,BLAS[,WORKERS]} as given with {@code --threads}; or
+   * {@code workers} workers of intra-op 1 and {@code cores / workers} BLAS threads; or measured on
+   * this machine when neither is given (then the result carries the milliseconds per candidate).
    */
-  static ThreadBudgetCalibration.Result threadBudget(String spec, int cores) {
-    if (spec == null) {
-      return ThreadBudgetCalibration.calibrate(cores);
+  static ThreadBudgetCalibration.Result threadBudget(String spec, Integer workers, int cores) {
+    if (workers != null && workers < 1) {
+      throw new InputException("--workers " + workers + ": expected a positive count");
     }
-    return new ThreadBudgetCalibration.Result(parseThreads(spec), Map.of());
+    if (spec != null) {
+      ThreadBudget b = parseThreads(spec);
+      if (workers != null && spec.split(",").length == 3 && b.workers() != workers) {
+        throw new InputException(
+            "--workers "
+                + workers
+                + " contradicts --threads "
+                + spec
+                + "; give the workers in one of them");
+      }
+      if (workers != null) {
+        b = new ThreadBudget(b.intraOp(), b.blas(), workers);
+      }
+      return new ThreadBudgetCalibration.Result(b, Map.of());
+    }
+    if (workers != null) {
+      return new ThreadBudgetCalibration.Result(
+          new ThreadBudget(1, Math.max(1, cores / workers), workers), Map.of());
+    }
+    return ThreadBudgetCalibration.calibrate(cores);
   }
 
   private static ThreadBudget parseThreads(String spec) {

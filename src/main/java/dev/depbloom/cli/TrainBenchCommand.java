@@ -82,7 +82,7 @@ final class TrainBenchCommand implements Callable<Integer> {
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
     ModelConfig config = ModelZoo.config(model, overrides);
     int cores = Runtime.getRuntime().availableProcessors();
-    ThreadBudget budget = RunSetup.threadBudget(threads, cores).chosen();
+    ThreadBudget budget = RunSetup.threadBudget(threads, null, cores).chosen();
     TrainingRun run = new TrainingRun(events, data, Split.of(events), config, 0, budget, cores);
     TrainingBenchmark.Result r = TrainingBenchmark.run(run, warmup, steps, rssEvery);
     PrintWriter out = spec.commandLine().getOut();

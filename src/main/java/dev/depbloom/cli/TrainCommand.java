@@ -7,14 +7,15 @@ import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ConfigWriter;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.schedule.Trainer;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
+import dev.depbloom.train.ChromeTrace;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.ProgressReporter;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.RunSummary;
 import dev.depbloom.train.TestMetrics;
-import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -40,6 +41,10 @@ import picocli.CommandLine.Option;
           + " memory reset and a replay of training and validation events (AP, AUC, MRR, new-node"
           + " AP). Every run writes config.yml, run.json, metrics.jsonl, checkpoints and test.json"
           + " to its output folder.",
+      "",
+      "Schedules spread training over logical devices (--schedule, --devices): sequential (one"
+          + " device, TGL) or disttgl (DistTGL's mini-batch and memory parallelism). A schedule's"
+          + " accuracy depends on its devices, not on the workers (--workers) that run them.",
       "",
       "With no arguments: TGN on the embedded Wikipedia data set.",
       ""
@@ -99,6 +104,42 @@ final class TrainCommand implements Callable<Integer> {
           "Gives data without edge features zero features of width W (e.g. 172 for WIKI).")
   Integer edgeFeatureDim;
 
+  @Option(
+      names = "--schedule",
+      paramLabel = "NAME",
+      description =
+          "sequential (default; one device, TGL's semantics) or disttgl (DistTGL: i batches per"
+              + " round per memory group, k memory groups; schedule.minibatch_parallelism,"
+              + " schedule.memory_parallelism; learning rate scaled by the devices unless"
+              + " schedule.scale_lr=false).")
+  String schedule;
+
+  @Option(
+      names = "--devices",
+      paramLabel = "G",
+      description =
+          "Logical devices of the schedule (schedule.devices; default 1). Results depend on G, not"
+              + " on --workers.")
+  Integer devices;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "W",
+      description =
+          "Threads that run the logical devices' work (device d on worker d mod W; with more"
+              + " workers than devices an item is split into event shards). Default: as the"
+              + " thread calibration measures (one per core here). Each worker gets intra-op 1 and"
+              + " cores/W BLAS threads unless --threads says otherwise.")
+  Integer workers;
+
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description =
+          "Writes a Chrome trace (open in ui.perfetto.dev) of the training rounds: one track per"
+              + " logical device, stage spans with round numbers.")
+  Path trace;
+
   @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Run seed.")
   long seed;
 
@@ -145,6 +186,7 @@ final class TrainCommand implements Callable<Integer> {
       RunDirectory dir = RunDirectory.open(resume);
       TrainingRun run = RunSetup.fromDirectory(dir, null);
       try (Trainer trainer = new Trainer(run)) {
+        traceTo(trainer);
         print(train(trainer, dir, run, err), dir);
       }
       return 0;
@@ -153,7 +195,7 @@ final class TrainCommand implements Callable<Integer> {
     EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
     ModelConfig cfg = resolveConfig();
     int cores = Runtime.getRuntime().availableProcessors();
-    ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, cores);
+    ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, workers, cores);
     ThreadBudget budget = threadChoice.chosen();
     Map<String, Double> calibration =
         threadChoice.millisByCandidate().isEmpty() ? null : threadChoice.millisByCandidate();
@@ -169,6 +211,7 @@ final class TrainCommand implements Callable<Integer> {
     // The model is built before anything is written: a config that does not fit the data fails
     // here and leaves no output folder behind.
     try (Trainer trainer = new Trainer(run)) {
+      traceTo(trainer);
       RunDirectory dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
       dir.writeConfig(ConfigWriter.toYaml(cfg));
       dir.writeRunInfo(
@@ -191,7 +234,8 @@ final class TrainCommand implements Callable<Integer> {
           new ProgressReporter(
               System.err, run.config().train().epochs(), System.console() != null));
       err.printf(
-          "depbloom: %s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; threads %s; output %s%n",
+          "depbloom: %s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; schedule %s on %d"
+              + " logical device(s), threads %s; output %s%n",
           run.config().name(),
           run.dataSource(),
           run.events().eventCount(),
@@ -200,6 +244,8 @@ final class TrainCommand implements Callable<Integer> {
           run.split().trainCount(),
           run.split().valCount(),
           run.split().testCount(),
+          trainer.schedule().describe(),
+          trainer.schedule().devices(),
           run.threads(),
           dir.root());
       err.flush();
@@ -208,14 +254,36 @@ final class TrainCommand implements Callable<Integer> {
       trainer.restore(dir, state.lastEpoch());
     }
     List<EpochMetrics> history = trainer.fit(dir, state.history(), state.bestEpoch());
+    if (tracer != null) {
+      tracer.write(trace);
+      if (!quiet) {
+        err.printf("depbloom: trace of %,d spans written to %s%n", tracer.spanCount(), trace);
+        err.flush();
+      }
+    }
     int best = dir.readState().bestEpoch();
     TestMetrics test = trainer.test(dir, best);
     dir.writeTest(test);
     return new RunSummary(history, best, test);
   }
 
+  private ChromeTrace tracer;
+
+  private void traceTo(Trainer trainer) {
+    if (trace != null) {
+      tracer = new ChromeTrace();
+      trainer.trace(tracer);
+    }
+  }
+
   private ModelConfig resolveConfig() {
     Map<String, String> o = new LinkedHashMap<>(overrides);
+    if (schedule != null) {
+      o.put("schedule.name", schedule);
+    }
+    if (devices != null) {
+      o.put("schedule.devices", String.valueOf(devices));
+    }
     if (epochs != null) {
       o.put("train.epoch", String.valueOf(epochs));
     }

@@ -27,8 +27,9 @@ import org.bytedeco.pytorch.Tensor;
  * projection), an optional snapshot combiner, and the edge predictor. The five published models are
  * five configurations of this one class.
  *
- * <p>The forward pass is split at the memory update so that a step can time it and keep the updated
- * memory for the batch's write: {@link #updateMemory} then {@link #score}.
+ * <p>The forward pass is three stages, so that a device step reads as the data flow and can time
+ * each: {@link #updateMemory} (whose result the batch also writes back), {@link #embed} and {@link
+ * #predict}.
  */
 public final class TemporalGnn extends Module {
   private final ModelConfig config;
@@ -135,8 +136,11 @@ public final class TemporalGnn extends Module {
     return updater == null ? null : updater.update(in.memoryReads);
   }
 
-  /** Positive and negative logits of the batch, from its inputs and its updated memory. */
-  public EdgePredictor.Scores score(BatchInputs in, Tensor updatedMemory) {
+  /**
+   * Embeddings of the batch's roots {@code [R, dimOut]}, from its inputs and its updated memory
+   * (null for memory-less models).
+   */
+  public Tensor embed(BatchInputs in, Tensor updatedMemory) {
     Tensor inputTable = updatedMemory;
     if (updatedMemory != null && in.readNodeFeatures != null) {
       Tensor f =
@@ -145,21 +149,24 @@ public final class TemporalGnn extends Module {
               : in.readNodeFeatures;
       inputTable = updatedMemory.add(f);
     }
-    Tensor embedding;
     if (layers.isEmpty()) {
-      embedding = identityNorm.forward(inputTable.index_select(0, in.rootReads));
-      if (jodie != null) {
-        embedding = jodie.forward(embedding, in.jodieDelta);
-      }
-    } else {
-      List<Tensor> perSnapshot = new ArrayList<>();
-      for (int h = 0; h < in.snapshots.size(); h++) {
-        BatchInputs.SnapshotTensors s = in.snapshots.get(h);
-        perSnapshot.add(embedSnapshot(s, updatedMemory != null ? inputTable : s.nodeTable(), h));
-      }
-      embedding = combiner != null ? combiner.forward(perSnapshot) : perSnapshot.get(0);
+      Tensor embedding = identityNorm.forward(inputTable.index_select(0, in.rootReads));
+      return jodie != null ? jodie.forward(embedding, in.jodieDelta) : embedding;
     }
-    return predictor.forward(embedding, in.graph.eventCount());
+    List<Tensor> perSnapshot = new ArrayList<>();
+    for (int h = 0; h < in.snapshots.size(); h++) {
+      BatchInputs.SnapshotTensors s = in.snapshots.get(h);
+      perSnapshot.add(embedSnapshot(s, updatedMemory != null ? inputTable : s.nodeTable(), h));
+    }
+    return combiner != null ? combiner.forward(perSnapshot) : perSnapshot.get(0);
+  }
+
+  /**
+   * Positive and negative logits of {@code eventCount} events from their roots' embeddings laid out
+   * {@code [src | dst | negatives]}.
+   */
+  public EdgePredictor.Scores predict(Tensor rootEmbeddings, int eventCount) {
+    return predictor.forward(rootEmbeddings, eventCount);
   }
 
   /** Runs the attention layers of one snapshot; returns the roots' embeddings {@code [R, dim]}. */

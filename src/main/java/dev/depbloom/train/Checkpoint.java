@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import org.bytedeco.pytorch.InputArchive;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Optimizer;
@@ -16,20 +17,26 @@ import org.bytedeco.pytorch.OutputArchive;
 import org.bytedeco.pytorch.Tensor;
 
 /**
- * A libtorch archive of everything a run needs to continue: parameters, optimizer state, and node
- * memory with its time columns. Random state needs no saving: every random stream is derived from
- * the run seed, the epoch and the batch. Written to a temporary file and renamed into place, so a
- * crash never leaves a half-written checkpoint or loses the previous one.
+ * A libtorch archive of everything a run needs to continue: parameters, optimizer state, and every
+ * memory view (view 0 under {@code memory}, {@code mailbox}, ...; view v > 0 with the suffix {@code
+ * _v}) with its time columns. Random state needs no saving: every random stream is derived from the
+ * run seed, the epoch and the batch. Written to a temporary file and renamed into place, so a crash
+ * never leaves a half-written checkpoint or loses the previous one.
  */
 public final class Checkpoint {
   private Checkpoint() {}
 
   /**
-   * Saves atomically to {@code file}. {@code memory} may be null (memory-less models); {@code seed}
+   * Saves atomically to {@code file}. {@code views} is empty for memory-less models; {@code seed}
    * and {@code epoch} are the random state the next epoch's streams derive from.
    */
   public static void save(
-      Path file, TemporalGnn model, Optimizer optimizer, NodeMemory memory, long seed, int epoch) {
+      Path file,
+      TemporalGnn model,
+      Optimizer optimizer,
+      List<NodeMemory> views,
+      long seed,
+      int epoch) {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     try (StepScope scope = new StepScope()) {
       OutputArchive archive = new OutputArchive();
@@ -40,12 +47,14 @@ public final class Checkpoint {
       optimizer.save(opt);
       archive.write("optimizer", opt);
       archive.write("random_state", Tensors.longs(new long[] {seed, epoch}));
-      if (memory != null) {
-        archive.write("memory", memory.memoryTensor());
-        archive.write("mailbox", memory.mailboxTensor());
-        archive.write("memory_time", Tensors.doubles(memory.lastUpdateTimes()));
-        archive.write("mail_time", Tensors.doubles(memory.mailTimeValues()));
-        archive.write("mail_slot", Tensors.indices(memory.nextSlots()));
+      for (int v = 0; v < views.size(); v++) {
+        NodeMemory memory = views.get(v);
+        String suffix = suffix(v);
+        archive.write("memory" + suffix, memory.memoryTensor());
+        archive.write("mailbox" + suffix, memory.mailboxTensor());
+        archive.write("memory_time" + suffix, Tensors.doubles(memory.lastUpdateTimes()));
+        archive.write("mail_time" + suffix, Tensors.doubles(memory.mailTimeValues()));
+        archive.write("mail_slot" + suffix, Tensors.indices(memory.nextSlots()));
       }
       archive.save_to(tmp.toString());
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -65,8 +74,13 @@ public final class Checkpoint {
     }
   }
 
-  /** Loads parameters, and optimizer state and memory when given (non-null). */
-  public static void load(Path file, TemporalGnn model, Optimizer optimizer, NodeMemory memory) {
+  private static String suffix(int view) {
+    return view == 0 ? "" : "_" + view;
+  }
+
+  /** Loads parameters, optimizer state when given (non-null), and the given memory views. */
+  public static void load(
+      Path file, TemporalGnn model, Optimizer optimizer, List<NodeMemory> views) {
     if (!Files.isRegularFile(file)) {
       throw new dev.depbloom.data.InputException(file + ": checkpoint not found");
     }
@@ -81,17 +95,19 @@ public final class Checkpoint {
         archive.read("optimizer", opt);
         optimizer.load(opt);
       }
-      if (memory != null) {
+      for (int v = 0; v < views.size(); v++) {
+        NodeMemory memory = views.get(v);
+        String suffix = suffix(v);
         Tensor m = new Tensor();
-        archive.read("memory", m);
+        archive.read("memory" + suffix, m);
         Tensor mb = new Tensor();
-        archive.read("mailbox", mb);
+        archive.read("mailbox" + suffix, mb);
         Tensor mt = new Tensor();
-        archive.read("memory_time", mt);
+        archive.read("memory_time" + suffix, mt);
         Tensor at = new Tensor();
-        archive.read("mail_time", at);
+        archive.read("mail_time" + suffix, at);
         Tensor slot = new Tensor();
-        archive.read("mail_slot", slot);
+        archive.read("mail_slot" + suffix, slot);
         try (NoGradGuard g = new NoGradGuard()) {
           memory.memoryTensor().copy_(m);
           memory.mailboxTensor().copy_(mb);

@@ -1,10 +1,15 @@
 package dev.depbloom.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
-/** The JSON-lines form of {@link EpochMetrics}: flat keys, stage seconds by stage key. */
+/**
+ * The JSON-lines form of {@link EpochMetrics}: flat keys, stage seconds by stage key, {@code
+ * devices} a list of per-device stage seconds.
+ */
 final class MetricsLine {
   private MetricsLine() {}
 
@@ -19,6 +24,8 @@ final class MetricsLine {
     m.put("valAuc", e.valAuc());
     m.put("valSeconds", e.valSeconds());
     m.putAll(e.stageSeconds());
+    m.put("devices", e.deviceStageSeconds());
+    m.put("parameterChecksum", e.parameterChecksum());
     return m;
   }
 
@@ -30,6 +37,13 @@ final class MetricsLine {
         stages.put(s.key(), v.asDouble());
       }
     }
+    List<Map<String, Double>> devices = new ArrayList<>();
+    for (JsonNode d : n.path("devices")) {
+      Map<String, Double> perStage = new LinkedHashMap<>();
+      d.fields().forEachRemaining(f -> perStage.put(f.getKey(), f.getValue().asDouble()));
+      devices.add(perStage);
+    }
+    JsonNode checksum = n.get("parameterChecksum");
     return new EpochMetrics(
         n.get("epoch").asInt(),
         n.get("trainLoss").asDouble(),
@@ -38,6 +52,8 @@ final class MetricsLine {
         n.get("valAp").asDouble(),
         n.get("valAuc").asDouble(),
         n.get("valSeconds").asDouble(),
-        stages);
+        stages,
+        devices,
+        checksum == null || checksum.isNull() ? null : checksum.asText());
   }
 }

@@ -6,10 +6,25 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Wall-clock seconds per {@link Stage}, accumulated until {@link #reset()}. One per worker thread.
+ * Wall-clock seconds per {@link Stage}, accumulated until {@link #reset()}. Not thread-safe: one
+ * per thread of work. When {@link #traceTo traced}, every timed stage is also a span of a trace
+ * track.
  */
 public final class StageTimer {
   private final long[] nanos = new long[Stage.values().length];
+  private ChromeTrace trace; // null: not traced
+  private int track;
+  private int round;
+
+  /**
+   * From now on, timed stages are also spans on {@code track} of {@code trace}, in {@code round}.
+   */
+  public StageTimer traceTo(ChromeTrace trace, int track, int round) {
+    this.trace = trace;
+    this.track = track;
+    this.round = round;
+    return this;
+  }
 
   /** Runs {@code work} and charges its time to {@code stage}. */
   public <T> T time(Stage stage, Supplier<T> work) {
@@ -17,7 +32,7 @@ public final class StageTimer {
     try {
       return work.get();
     } finally {
-      nanos[stage.ordinal()] += System.nanoTime() - t0;
+      record(stage, t0, System.nanoTime() - t0);
     }
   }
 
@@ -27,7 +42,22 @@ public final class StageTimer {
     try {
       work.run();
     } finally {
-      nanos[stage.ordinal()] += System.nanoTime() - t0;
+      record(stage, t0, System.nanoTime() - t0);
+    }
+  }
+
+  /** Charges a span measured elsewhere, starting at {@code startNanos}, to {@code stage}. */
+  public void record(Stage stage, long startNanos, long durationNanos) {
+    nanos[stage.ordinal()] += durationNanos;
+    if (trace != null) {
+      trace.span(track, stage.key(), startNanos, durationNanos, round);
+    }
+  }
+
+  /** Adds another timer's seconds to this one's, stage by stage. */
+  public void add(StageTimer other) {
+    for (int i = 0; i < nanos.length; i++) {
+      nanos[i] += other.nanos[i];
     }
   }
 

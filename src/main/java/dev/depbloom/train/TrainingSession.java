@@ -4,57 +4,71 @@ import dev.depbloom.batch.Batch;
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.batch.NegativeSampler;
 import dev.depbloom.data.RandomStreams;
-import dev.depbloom.memory.NodeMemory;
-import dev.depbloom.model.TemporalGnn;
+import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.NeighborSamplerFactory;
 import dev.depbloom.sampling.SamplerConfig;
 import dev.depbloom.sampling.TemporalCsr;
 import dev.depbloom.tensor.TensorRuntime;
+import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.pytorch.Adam;
-import org.bytedeco.pytorch.AdamOptions;
 
 /**
- * Everything one device trains with: the model (initialised from the run seed), its optimizer, node
- * memory, the neighbor sampler, negatives, and the {@link TrainingStep} over them. Owns the native
- * state; {@link #close()} frees it.
+ * Everything a process trains with: the model replica (initialised from the run seed) and its
+ * optimizer, the memory store with one view per memory group of the schedule, one neighbor sampler
+ * per view (each keeps its own forward-only cursors, since groups walk time separately), negatives,
+ * the batch planner and the device step over them. Owns the native state; {@link #close()} frees
+ * it.
  */
 public final class TrainingSession implements AutoCloseable {
+  /** How long a memory read waits for a pending write before the run fails. */
+  static final long READ_TIMEOUT_MILLIS = 300_000;
+
   private final TrainingRun run;
-  private final TemporalGnn model;
-  private final Adam optimizer;
-  private final NodeMemory memory; // null without memory
-  private final NeighborSampler sampler; // null without sampling
+  private final Replica replica;
+  private final MemoryStore memory; // null without memory
+  private final List<NeighborSampler> samplers; // one per view; empty without sampling
   private final NegativeSampler negatives;
-  private final StageTimer timer = new StageTimer();
-  private final TrainingStep step;
+  private final BatchPlanner planner;
+  private final DeviceStep step;
 
   public TrainingSession(TrainingRun run) {
     this.run = run;
     ModelConfig config = run.config();
     TensorRuntime.applyThreads(run.threads());
-    TensorRuntime.seed(RandomStreams.derive(run.seed(), RandomStreams.key("init")));
     int edgeDim = run.events().edgeFeatures().dim();
-    this.model = new TemporalGnn(config, run.events().nodeFeatures().dim(), edgeDim);
-    this.optimizer = new Adam(model.parameters(), new AdamOptions(config.train().learningRate()));
+    int views = config.schedule().memoryParallelism();
+    this.replica =
+        new Replica(
+            config,
+            run.events().nodeFeatures().dim(),
+            edgeDim,
+            config.schedule().learningRate(config.train().learningRate()),
+            RandomStreams.derive(run.seed(), RandomStreams.key("init")));
     this.memory =
         config.memory().enabled()
-            ? new NodeMemory(
+            ? new MemoryStore(
+                views,
                 run.events().nodeCount(),
                 config.memory().dim(),
                 config.memory().mailboxSize(),
-                2 * config.memory().dim() + edgeDim)
+                2 * config.memory().dim() + edgeDim,
+                READ_TIMEOUT_MILLIS)
             : null;
-    this.sampler = config.sampling().enabled() ? sampler(run) : null;
+    this.samplers = new ArrayList<>();
+    if (config.sampling().enabled()) {
+      TemporalCsr csr = TemporalCsr.build(run.events(), true);
+      for (int v = 0; v < views; v++) {
+        samplers.add(sampler(run, csr));
+      }
+    }
     this.negatives = NegativeSampler.forStream(run.events(), run.events().bipartite(), run.seed());
-    this.step =
-        new TrainingStep(
-            model, optimizer, memory, sampler, run.events(), timer, run.threads().workers());
+    this.planner = new BatchPlanner(config);
+    this.step = new DeviceStep(replica, run.events());
   }
 
-  private static NeighborSampler sampler(TrainingRun run) {
+  private static NeighborSampler sampler(TrainingRun run, TemporalCsr csr) {
     var s = run.config().sampling();
     SamplerConfig sc =
         new SamplerConfig(
@@ -64,47 +78,51 @@ public final class TrainingSession implements AutoCloseable {
             s.history() > 1 ? s.duration() : 0,
             run.samplerThreads(),
             RandomStreams.derive(run.seed(), RandomStreams.key("sampler")));
-    return NeighborSamplerFactory.create(sc, TemporalCsr.build(run.events(), true));
+    return NeighborSamplerFactory.create(sc, csr);
   }
 
   public TrainingRun run() {
     return run;
   }
 
-  public TemporalGnn model() {
-    return model;
+  public Replica replica() {
+    return replica;
   }
 
-  public Adam optimizer() {
-    return optimizer;
-  }
-
-  /** Node memory, or null for memory-less models. */
-  public NodeMemory memory() {
+  /** The memory store, or null for memory-less models. */
+  public MemoryStore memory() {
     return memory;
   }
 
-  public StageTimer timer() {
-    return timer;
+  public BatchPlanner planner() {
+    return planner;
   }
 
-  public TrainingStep step() {
+  public DeviceStep step() {
     return step;
   }
 
-  /** Time starts over: memory and the sampler's per-node pointers are reset. */
-  public void resetTime() {
+  /** The sampler of a memory view, or null for models that read no neighbors. */
+  public NeighborSampler sampler(int view) {
+    return samplers.isEmpty() ? null : samplers.get(view);
+  }
+
+  /** Time starts over for one view: its memory and its sampler's cursors are reset. */
+  public void resetView(int view) {
     if (memory != null) {
-      memory.reset();
+      memory.reset(view);
     }
-    if (sampler != null) {
-      sampler.reset();
+    if (!samplers.isEmpty()) {
+      samplers.get(view).reset();
     }
   }
 
-  /** The batch starting at {@code start} with {@code k} negatives per event from a named stream. */
-  public Batch batch(int index, int start, int end, int k, long phaseKey, int epoch) {
-    int[] neg = k == 0 ? new int[0] : negatives.sample(k * (end - start), phaseKey, epoch, start);
+  /**
+   * The batch of events {@code [start, end)} with {@code k} negatives per event, drawn from the
+   * stream named by {@code keys}.
+   */
+  public Batch batch(int index, int start, int end, int k, long... keys) {
+    int[] neg = k == 0 ? new int[0] : negatives.sample(k * (end - start), keys);
     return Batch.of(run.events(), index, start, end, neg);
   }
 
@@ -115,14 +133,12 @@ public final class TrainingSession implements AutoCloseable {
 
   @Override
   public void close() {
-    step.close();
-    if (sampler != null) {
-      sampler.close();
+    for (NeighborSampler s : samplers) {
+      s.close();
     }
     if (memory != null) {
       memory.close();
     }
-    optimizer.close();
-    model.close();
+    replica.close();
   }
 }

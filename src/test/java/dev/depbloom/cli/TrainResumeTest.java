@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code --resume}: a training process killed after its first checkpoint, then resumed, ends with
@@ -46,10 +46,21 @@ class TrainResumeTest {
   }
 
   private List<String> args(Path out, int epochs) {
-    return args(out, epochs, "1,1");
+    return args(out, epochs, "1,1", "");
   }
 
-  private List<String> args(Path out, int epochs, String threads) {
+  /** {@code schedule} "disttgl" adds DistTGL on 4 devices in 2 memory groups. */
+  private List<String> args(Path out, int epochs, String threads, String schedule) {
+    List<String> a = baseArgs(out, epochs, threads);
+    if (schedule.equals("disttgl")) {
+      a.addAll(
+          List.of(
+              "--schedule", "disttgl", "--devices", "4", "--set", "schedule.memory_parallelism=2"));
+    }
+    return a;
+  }
+
+  private List<String> baseArgs(Path out, int epochs, String threads) {
     return new ArrayList<>(
         List.of(
             "train",
@@ -83,16 +94,22 @@ class TrainResumeTest {
             out.toString()));
   }
 
-  /** One worker, and two step workers (the default budget on two cores). */
+  /**
+   * Sequential on one worker and on two (the default budget on two cores), and DistTGL with two
+   * memory groups, whose second group's memory carries over from epoch to epoch: only a checkpoint
+   * of every memory copy resumes it exactly.
+   */
   @ParameterizedTest
-  @ValueSource(strings = {"1,1", "1,1,2"})
-  void aKilledRunResumedFromItsLastCheckpointEndsWithTheUninterruptedMetrics(String threads)
-      throws Exception {
+  @CsvSource(
+      delimiter = '|',
+      value = {"1,1|sequential", "1,1,2|sequential", "1,1,2|disttgl"})
+  void aKilledRunResumedFromItsLastCheckpointEndsWithTheUninterruptedMetrics(
+      String threads, String schedule) throws Exception {
     Path whole = dir.resolve("whole");
-    JsonNode uninterrupted = runInProcess(args(whole, 4, threads));
+    JsonNode uninterrupted = runInProcess(args(whole, 4, threads, schedule));
 
     Path cut = dir.resolve("cut");
-    Process p = startJvm(args(cut, 4, threads));
+    Process p = startJvm(args(cut, 4, threads, schedule));
     Path state = cut.resolve("state.json");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!(Files.exists(state) && lastEpoch(state) >= 1) && System.nanoTime() < deadline) {

@@ -24,8 +24,9 @@ class GroupedEvaluationTest {
 
   /** Positive scores, negative scores and final memory over three batches with 6 negatives. */
   private static float[][] score(TrainingRun run, boolean inGroups) {
-    try (TrainingSession s = new TrainingSession(run)) {
-      s.model().eval();
+    try (TrainingSession s = new TrainingSession(run);
+        Steps steps = new Steps(s)) {
+      s.replica().model().eval();
       float[] pos = new float[0];
       float[] neg = new float[0];
       for (int i = 0; i < 3; i++) {
@@ -39,18 +40,18 @@ class GroupedEvaluationTest {
           Batch b =
               Batch.of(
                   run.events(), i, batch.start(), batch.end(), Arrays.copyOfRange(roots, 400, 800));
-          BatchScores sa = s.step().evaluate(a, i, false);
-          BatchScores sb = s.step().evaluate(b, i, true);
+          BatchScores sa = steps.evaluate(a, i, false);
+          BatchScores sb = steps.evaluate(b, i, true);
           float[] n = Arrays.copyOf(sa.negative(), 600);
           System.arraycopy(sb.negative(), 0, n, 200, 400);
           scores = new BatchScores(sa.positive(), n);
         } else {
-          scores = s.step().evaluate(batch, i);
+          scores = steps.evaluate(batch, i);
         }
         pos = concat(pos, scores.positive());
         neg = concat(neg, scores.negative());
       }
-      return new float[][] {pos, neg, Tensors.toFloats(s.memory().memoryTensor())};
+      return new float[][] {pos, neg, Tensors.toFloats(s.memory().view(0).memoryTensor())};
     }
   }
 

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.data.Split;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
+import dev.depbloom.tensor.ThreadBudget;
 import java.util.Map;
-import org.bytedeco.pytorch.Adam;
-import org.bytedeco.pytorch.AdamOptions;
 import org.bytedeco.pytorch.GRUCellImpl;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.StringTensorDict;
@@ -58,12 +58,12 @@ class MemorySemanticsTest {
 
   @Test
   void batchWritesLastOccurrenceOfTrueEndpointsAndNeverNegatives() {
-    torch.manual_seed(7);
     try (StepScope scope = new StepScope();
-        TemporalGnn model = new TemporalGnn(config, 0, EDGE_DIM);
-        NodeMemory memory = new NodeMemory(5, DIM, 1, MAIL_DIM)) {
+        TrainingSession session = session();
+        Steps step = new Steps(session)) {
+      TemporalGnn model = session.replica().model();
+      NodeMemory memory = session.memory().view(0);
       model.eval();
-      TrainingStep step = step(model, memory);
       step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
 
       GRUCellImpl gru = referenceGru(model);
@@ -93,12 +93,12 @@ class MemorySemanticsTest {
 
   @Test
   void nextBatchAppliesStoredMailWithTimeSinceLastUpdate() {
-    torch.manual_seed(7);
     try (StepScope scope = new StepScope();
-        TemporalGnn model = new TemporalGnn(config, 0, EDGE_DIM);
-        NodeMemory memory = new NodeMemory(5, DIM, 1, MAIL_DIM)) {
+        TrainingSession session = session();
+        Steps step = new Steps(session)) {
+      TemporalGnn model = session.replica().model();
+      NodeMemory memory = session.memory().view(0);
       model.eval();
-      TrainingStep step = step(model, memory);
       step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
       float[] mail0 = row(memory.mailboxTensor(), 0);
       float[] mem0 = row(memory.memoryTensor(), 0);
@@ -125,12 +125,12 @@ class MemorySemanticsTest {
 
   @Test
   void memoryTimeNeverMovesBackwards() {
-    torch.manual_seed(7);
     try (StepScope scope = new StepScope();
-        TemporalGnn model = new TemporalGnn(config, 0, EDGE_DIM);
-        NodeMemory memory = new NodeMemory(5, DIM, 1, MAIL_DIM)) {
+        TrainingSession session = session();
+        Steps step = new Steps(session)) {
+      TemporalGnn model = session.replica().model();
+      NodeMemory memory = session.memory().view(0);
       model.eval();
-      TrainingStep step = step(model, memory);
       step.evaluate(Batch.of(events, 1, 3, 5, new int[] {4, 4}), 1);
       assertThrows(
           IllegalStateException.class,
@@ -139,14 +139,15 @@ class MemorySemanticsTest {
   }
 
   private float[] runFirstBatch(boolean train) {
-    torch.manual_seed(7);
-    try (TemporalGnn model = new TemporalGnn(config, 0, EDGE_DIM);
-        NodeMemory memory = new NodeMemory(5, DIM, 1, MAIL_DIM)) {
-      TrainingStep step = step(model, memory);
-      Batch batch = Batch.of(events, 0, 0, 3, new int[] {4, 4, 4});
+    try (TrainingSession session = session();
+        Steps step = new Steps(session)) {
+      TemporalGnn model = session.replica().model();
+      NodeMemory memory = session.memory().view(0);
+      // the run's events: times relative to the first event, as training reads them
+      Batch batch = Batch.of(session.run().events(), 0, 0, 3, new int[] {4, 4, 4});
       if (train) {
         model.train(true);
-        step.train(batch, 0);
+        step.train(0, 0, 3, 1);
       } else {
         model.eval();
         step.evaluate(batch, 0);
@@ -155,9 +156,10 @@ class MemorySemanticsTest {
     }
   }
 
-  private TrainingStep step(TemporalGnn model, NodeMemory memory) {
-    Adam adam = new Adam(model.parameters(), new AdamOptions(0.0));
-    return new TrainingStep(model, adam, memory, null, events, new StageTimer());
+  private TrainingSession session() {
+    return new TrainingSession(
+        new TrainingRun(
+            events, "hand-built", Split.of(events), config, 7, new ThreadBudget(1, 1), 1));
   }
 
   /** libtorch's GRUCell with the updater's parameters, for concatenated {@code [mail || time]}. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.tensor.Tensors;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,25 +20,27 @@ class ReplayEquivalenceTest {
   void replayLeavesMemoryExactlyAsAFullEvaluationPass(String model) {
     EventStream events = TinyStreams.random(80, 1500, 3, 21);
     TrainingRun run = TinyStreams.tinyRun(events, model, 3);
-    try (TrainingSession s = new TrainingSession(run)) {
-      s.model().eval();
+    try (TrainingSession s = new TrainingSession(run);
+        Steps steps = new Steps(s)) {
+      s.replica().model().eval();
+      NodeMemory m = s.memory().view(0);
       List<int[]> bounds = s.bounds(0, 1200);
-      s.resetTime();
+      s.resetView(0);
       for (int i = 0; i < bounds.size(); i++) {
-        s.step().evaluate(s.batch(i, bounds.get(i)[0], bounds.get(i)[1], 1, 5, 0), i);
+        steps.evaluate(s.batch(i, bounds.get(i)[0], bounds.get(i)[1], 1, 5, 0), i);
       }
-      float[] memory = Tensors.toFloats(s.memory().memoryTensor());
-      float[] mail = Tensors.toFloats(s.memory().mailboxTensor());
-      double[] times = s.memory().lastUpdateTimes();
-      double[] mailTimes = s.memory().mailTimeValues();
-      s.resetTime();
+      float[] memory = Tensors.toFloats(m.memoryTensor());
+      float[] mail = Tensors.toFloats(m.mailboxTensor());
+      double[] times = m.lastUpdateTimes();
+      double[] mailTimes = m.mailTimeValues();
+      s.resetView(0);
       for (int i = 0; i < bounds.size(); i++) {
-        s.step().replay(s.batch(i, bounds.get(i)[0], bounds.get(i)[1], 0, 5, 0), i);
+        steps.replay(s.batch(i, bounds.get(i)[0], bounds.get(i)[1], 0, 5, 0), i);
       }
-      assertArrayEquals(memory, Tensors.toFloats(s.memory().memoryTensor()), 1e-6f);
-      assertArrayEquals(mail, Tensors.toFloats(s.memory().mailboxTensor()), 1e-6f);
-      assertArrayEquals(times, s.memory().lastUpdateTimes());
-      assertArrayEquals(mailTimes, s.memory().mailTimeValues());
+      assertArrayEquals(memory, Tensors.toFloats(m.memoryTensor()), 1e-6f);
+      assertArrayEquals(mail, Tensors.toFloats(m.mailboxTensor()), 1e-6f);
+      assertArrayEquals(times, m.lastUpdateTimes());
+      assertArrayEquals(mailTimes, m.mailTimeValues());
     }
   }
 }

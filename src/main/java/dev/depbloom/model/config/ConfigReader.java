@@ -22,7 +22,8 @@ import java.util.Set;
  * validation, so they get the same checks and error messages as the file.
  */
 public final class ConfigReader {
-  private static final Set<String> SECTIONS = Set.of("sampling", "memory", "gnn", "train");
+  private static final Set<String> SECTIONS =
+      Set.of("sampling", "memory", "gnn", "train", "schedule");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private ConfigReader() {}
@@ -64,11 +65,14 @@ public final class ConfigReader {
       Map.Entry<String, JsonNode> e = it.next();
       if (!SECTIONS.contains(e.getKey())) {
         throw new ConfigException(
-            source + ": " + e.getKey() + ": unknown section (known: sampling, memory, gnn, train)");
+            source
+                + ": "
+                + e.getKey()
+                + ": unknown section (known: sampling, memory, gnn, train, schedule)");
       }
       sections.set(e.getKey(), sectionNode(source, e.getKey(), e.getValue()));
     }
-    for (String s : List.of("sampling", "memory", "gnn", "train")) {
+    for (String s : List.of("sampling", "memory", "gnn", "train", "schedule")) {
       if (!sections.has(s)) {
         sections.set(s, JsonNodeFactory.instance.objectNode());
       }
@@ -78,7 +82,8 @@ public final class ConfigReader {
     SamplingConfig sampling = SamplingConfig.read(reader(source, "sampling", sections));
     GnnConfig gnn = GnnConfig.read(reader(source, "gnn", sections), memory.dim());
     TrainConfig train = TrainConfig.read(reader(source, "train", sections));
-    ModelConfig config = new ModelConfig(name, sampling, memory, gnn, train);
+    ScheduleConfig schedule = ScheduleConfig.read(reader(source, "schedule", sections));
+    ModelConfig config = new ModelConfig(name, sampling, memory, gnn, train, schedule);
     config.validate(source);
     return config;
   }
@@ -115,7 +120,7 @@ public final class ConfigReader {
             "--set "
                 + path
                 + ": expected section.key with section one of sampling, memory, gnn,"
-                + " train");
+                + " train, schedule");
       }
       ((ObjectNode) sections.get(section)).set(path.substring(dot + 1), parseScalar(o.getValue()));
     }

@@ -60,6 +60,13 @@ public final class ConfigWriter {
     y.append("    dropout: ").append(number(t.dropout())).append('\n');
     y.append("    att_dropout: ").append(number(t.attentionDropout())).append('\n');
     y.append("    eval_negatives: ").append(t.evalNegatives()).append('\n');
+    ScheduleConfig d = c.schedule();
+    y.append("schedule:\n");
+    y.append("  - name: ").append(d.kind().label()).append('\n');
+    y.append("    devices: ").append(d.devices()).append('\n');
+    y.append("    minibatch_parallelism: ").append(d.minibatchParallelism()).append('\n');
+    y.append("    memory_parallelism: ").append(d.memoryParallelism()).append('\n');
+    y.append("    scale_lr: ").append(d.scaleLearningRate()).append('\n');
     return y.toString();
   }
 

@@ -1,11 +1,17 @@
 package dev.depbloom.model.config;
 
 /**
- * A model as TGL defines it: four orthogonal sections. The five published models (JODIE, TGN, APAN,
- * TGAT, DySAT) are five values of this record; nothing else looks at a model's name.
+ * A model as TGL defines it: four orthogonal sections, plus a fifth, {@code schedule}, for how its
+ * training is spread over logical devices. The five published models (JODIE, TGN, APAN, TGAT,
+ * DySAT) are five values of the first four; nothing else looks at a model's name.
  */
 public record ModelConfig(
-    String name, SamplingConfig sampling, MemoryConfig memory, GnnConfig gnn, TrainConfig train) {
+    String name,
+    SamplingConfig sampling,
+    MemoryConfig memory,
+    GnnConfig gnn,
+    TrainConfig train,
+    ScheduleConfig schedule) {
 
   /** Cross-section rules, checked once all sections are read. */
   void validate(String source) {

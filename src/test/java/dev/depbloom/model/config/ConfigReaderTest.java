@@ -110,7 +110,7 @@ class ConfigReaderTest {
         assertThrows(
             ConfigException.class, () -> ModelZoo.config("tgn", Map.of("optimizer.lr", "1")));
     assertEquals(
-        "--set optimizer.lr: expected section.key with section one of sampling, memory, gnn, train",
+        "--set optimizer.lr: expected section.key with section one of sampling, memory, gnn, train, schedule",
         e.getMessage());
   }
 

@@ -1,26 +1,43 @@
-package dev.depbloom.train;
+package dev.depbloom.schedule;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.data.Split;
+import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.eval.RankingMetrics;
+import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.TensorRuntime;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.BatchScores;
+import dev.depbloom.train.Checkpoint;
+import dev.depbloom.train.ChromeTrace;
+import dev.depbloom.train.EpochMetrics;
+import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.StageTimer;
+import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.TrainingListener;
+import dev.depbloom.train.TrainingRun;
+import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Sequential training with TGL's semantics on one device: per epoch, memory reset, a training pass
- * over the training events, a validation pass that continues the memory; after training, the best
- * epoch's parameters are tested after a memory reset and a replay of training and validation
- * events.
+ * Training under a {@link Schedule}: per epoch, the schedule's rounds (each a fan-out of work items
+ * over the logical devices, one optimizer step, a commit), then a validation pass that continues
+ * the memory of the schedule's validation view (TGL's protocol); after training, the best epoch's
+ * parameters are tested after a memory reset and a replay of training and validation events.
  *
- * <p>Reproducibility: parameters are initialised from the seed; dropout is reseeded at every epoch
- * from (seed, epoch); negatives and uniform samples come from streams keyed by (seed, phase, epoch,
- * batch). A run resumed at an epoch boundary therefore continues exactly as an uninterrupted one.
+ * <p>Process-wide tensor state is set at phase boundaries only: training gives each worker its
+ * thread budget; validation, replay and test run on the coordinating thread with the BLAS threads
+ * of all workers. Parameters are initialised from the seed; every other random draw comes from
+ * streams keyed by logical identities (see {@link RoundRunner}), so a run resumed at an epoch
+ * boundary continues exactly as an uninterrupted one.
  */
 public final class Trainer implements AutoCloseable {
-  private static final long TRAIN = RandomStreams.key("train");
   private static final long VAL = RandomStreams.key("val");
   private static final long TEST = RandomStreams.key("test");
   private static final long REPLAY = RandomStreams.key("replay");
@@ -32,7 +49,7 @@ public final class Trainer implements AutoCloseable {
   private final ModelConfig config;
   private final Split split;
   private final TrainingSession session;
-  private final TrainingStep step;
+  private final RoundRunner runner;
   private final List<TrainingListener> listeners = new ArrayList<>();
 
   public Trainer(TrainingRun run) {
@@ -40,11 +57,28 @@ public final class Trainer implements AutoCloseable {
     this.config = run.config();
     this.split = run.split();
     this.session = new TrainingSession(run);
-    this.step = session.step();
+    Schedule schedule =
+        Schedules.of(config.schedule(), split.trainEnd(), config.train().batchSize());
+    this.runner =
+        new RoundRunner(
+            session,
+            schedule,
+            run.threads().workers(),
+            new InProcessCollective(),
+            new LastWinsCommit());
   }
 
   public void addListener(TrainingListener listener) {
     listeners.add(listener);
+  }
+
+  /** Records every training round's stages into {@code trace} (one track per logical device). */
+  public void trace(ChromeTrace trace) {
+    runner.trace(trace);
+  }
+
+  public Schedule schedule() {
+    return runner.schedule();
   }
 
   /**
@@ -57,14 +91,14 @@ public final class Trainer implements AutoCloseable {
     for (int epoch = history.size() + 1; epoch <= config.train().epochs(); epoch++) {
       EpochMetrics m = epoch(epoch);
       done.add(m);
-      if (best == 0 || m.valAp() > bestOf(done, best)) {
+      if (best == 0 || m.valAp() > done.get(best - 1).valAp()) {
         best = epoch;
       }
       Checkpoint.save(
           dir.checkpoint(epoch),
-          session.model(),
-          session.optimizer(),
-          session.memory(),
+          session.replica().model(),
+          session.replica().optimizer(),
+          views(),
           run.seed(),
           epoch);
       dir.recordEpoch(done, best);
@@ -75,54 +109,72 @@ public final class Trainer implements AutoCloseable {
     return done;
   }
 
-  private static double bestOf(List<EpochMetrics> done, int bestEpoch) {
-    return done.get(bestEpoch - 1).valAp();
+  private List<dev.depbloom.memory.NodeMemory> views() {
+    MemoryStore m = session.memory();
+    return m == null ? List.of() : m.views();
   }
 
-  /** Restores parameters and optimizer state (to resume after {@code epoch}). */
+  /** Restores parameters, optimizer state and every memory view (to resume after {@code epoch}). */
   public void restore(RunDirectory dir, int epoch) {
-    Checkpoint.load(dir.checkpoint(epoch), session.model(), session.optimizer(), null);
+    Checkpoint.load(
+        dir.checkpoint(epoch), session.replica().model(), session.replica().optimizer(), views());
   }
 
   private EpochMetrics epoch(int epoch) {
-    TensorRuntime.seed(RandomStreams.derive(run.seed(), RandomStreams.key("dropout"), epoch));
-    session.resetTime();
-    session.model().train(true);
-    session.timer().reset();
+    TensorRuntime.applyThreads(run.threads());
+    session.replica().model().train(true);
+    runner.resetTimers();
+    List<RoundPlan> rounds = runner.schedule().plan(epoch);
+    long total = rounds.stream().mapToLong(RoundPlan::events).sum();
+    for (TrainingListener l : listeners) {
+      l.phaseStarted("train", epoch, total);
+    }
     long t0 = System.nanoTime();
-    double[] loss = {0};
-    int[] batches = {0};
-    long events =
-        walk(
-            "train",
-            epoch,
-            0,
-            split.trainEnd(),
-            1,
-            TRAIN,
-            (batch, stream) -> {
-              loss[0] += step.train(batch, stream);
-              batches[0]++;
-              return loss[0] / batches[0];
-            });
+    double lossSum = 0; // of the rounds' losses, each the mean over the round's events
+    long events = 0;
+    for (int r = 0; r < rounds.size(); r++) {
+      RoundPlan round = rounds.get(r);
+      lossSum += runner.run(round, epoch);
+      events += round.events();
+      for (TrainingListener l : listeners) {
+        l.batchFinished("train", events, lossSum / (r + 1));
+      }
+    }
+    for (TrainingListener l : listeners) {
+      l.phaseFinished("train");
+    }
     double trainSeconds = (System.nanoTime() - t0) / 1e9;
-    var stages = session.timer().secondsByKey();
+    Map<String, Double> stages = runner.timer().secondsByKey();
+    List<Map<String, Double>> perDevice = new ArrayList<>();
+    for (StageTimer t : runner.deviceTimers()) {
+      perDevice.add(t.secondsByKey());
+    }
     long v0 = System.nanoTime();
-    session.model().eval();
+    evaluationThreads();
+    session.replica().model().eval();
     double[] apAuc = validate(epoch);
     double valSeconds = (System.nanoTime() - v0) / 1e9;
     return new EpochMetrics(
         epoch,
-        loss[0] / Math.max(1, batches[0]),
+        lossSum / Math.max(1, rounds.size()),
         events,
         trainSeconds,
         apAuc[0],
         apAuc[1],
         valSeconds,
-        stages);
+        stages,
+        perDevice,
+        session.replica().checksum());
+  }
+
+  /** One thread scores; it gets every worker's BLAS threads. */
+  private void evaluationThreads() {
+    ThreadBudget b = run.threads();
+    TensorRuntime.applyThreads(new ThreadBudget(b.intraOp(), b.blas() * b.workers()));
   }
 
   private double[] validate(int epoch) {
+    int view = runner.schedule().validationView();
     List<Double> aps = new ArrayList<>();
     List<Double> aucs = new ArrayList<>();
     walk(
@@ -133,34 +185,50 @@ public final class Trainer implements AutoCloseable {
         1,
         VAL,
         (batch, stream) -> {
-          BatchScores s = step.evaluate(batch, stream);
+          BatchScores s = evaluate(batch, stream, view, true);
           aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
           aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
-          return Double.NaN;
         });
     return new double[] {mean(aps), mean(aucs)};
   }
 
+  private BatchScores evaluate(Batch batch, long stream, int view, boolean writeMemory) {
+    return session
+        .step()
+        .evaluate(
+            session.planner().plan(batch, stream, session.sampler(view)),
+            session.memory(),
+            view,
+            batch.index(),
+            writeMemory);
+  }
+
   /**
-   * Tests the parameters of checkpoint {@code epoch}: memory reset, replay of training and
+   * Tests the parameters of checkpoint {@code epoch}: memory view 0 reset, replay of training and
    * validation events, then scoring of the test events with {@code evalNegatives} negatives each.
    */
   public TestMetrics test(RunDirectory dir, int epoch) {
     long t0 = System.nanoTime();
-    Checkpoint.load(dir.checkpoint(epoch), session.model(), null, null);
-    session.model().eval();
-    session.resetTime();
-    walk(
-        "replay",
-        0,
-        0,
-        split.valEnd(),
-        0,
-        REPLAY,
-        (batch, stream) -> {
-          step.replay(batch, stream);
-          return Double.NaN;
-        });
+    Checkpoint.load(dir.checkpoint(epoch), session.replica().model(), null, List.of());
+    evaluationThreads();
+    session.replica().model().eval();
+    session.resetView(0);
+    if (session.memory() != null) {
+      walk(
+          "replay",
+          0,
+          0,
+          split.valEnd(),
+          0,
+          REPLAY,
+          (batch, stream) ->
+              session
+                  .step()
+                  .replay(
+                      session.planner().planWrite(batch, stream, session.sampler(0)),
+                      session.memory(),
+                      0));
+    }
     int k = Math.max(1, config.train().evalNegatives());
     boolean[] seen = split.seenInTraining(run.events());
     int[] src = run.events().sources();
@@ -192,7 +260,6 @@ public final class Trainer implements AutoCloseable {
                   newNeg.add(firstNeg[i]);
                 }
               }
-              return Double.NaN;
             });
     TestMetrics m =
         new TestMetrics(
@@ -219,16 +286,16 @@ public final class Trainer implements AutoCloseable {
     int b = batch.size();
     int k = batch.negativesPerEvent();
     if (k <= NEGATIVE_GROUP) {
-      return step.evaluate(batch, stream);
+      return evaluate(batch, stream, 0, true);
     }
     float[] negative = new float[k * b];
     float[] positive = null;
     int[] roots = batch.roots();
     for (int first = 0; first < k; first += NEGATIVE_GROUP) {
       int count = Math.min(NEGATIVE_GROUP, k - first);
-      int[] neg = java.util.Arrays.copyOfRange(roots, (2 + first) * b, (2 + first + count) * b);
+      int[] neg = Arrays.copyOfRange(roots, (2 + first) * b, (2 + first + count) * b);
       Batch group = Batch.of(run.events(), batch.index(), batch.start(), batch.end(), neg);
-      BatchScores s = step.evaluate(group, stream, first + count == k);
+      BatchScores s = evaluate(group, stream, 0, first + count == k);
       System.arraycopy(s.negative(), 0, negative, first * b, count * b);
       if (positive == null) {
         positive = s.positive();
@@ -237,9 +304,9 @@ public final class Trainer implements AutoCloseable {
     return new BatchScores(positive, negative);
   }
 
-  /** What a phase does with one batch; returns the running loss for progress, or NaN. */
+  /** What a phase does with one batch. */
   private interface BatchAction {
-    double apply(Batch batch, long stream);
+    void apply(Batch batch, long stream);
   }
 
   /** Walks events {@code [from, to)} in TGL-aligned batches with {@code k} negatives per event. */
@@ -253,12 +320,11 @@ public final class Trainer implements AutoCloseable {
     for (int i = 0; i < bounds.size(); i++) {
       int start = bounds.get(i)[0];
       int end = bounds.get(i)[1];
-      int b = end - start;
-      Batch batch = session.batch(i, start, end, k, phaseKey, epoch);
-      double loss = action.apply(batch, RandomStreams.derive(run.seed(), phaseKey, epoch, start));
-      done += b;
+      Batch batch = session.batch(i, start, end, k, phaseKey, epoch, start);
+      action.apply(batch, RandomStreams.derive(run.seed(), phaseKey, epoch, start));
+      done += end - start;
       for (TrainingListener l : listeners) {
-        l.batchFinished(phase, done, loss);
+        l.batchFinished(phase, done, Double.NaN);
       }
     }
     for (TrainingListener l : listeners) {
@@ -273,6 +339,7 @@ public final class Trainer implements AutoCloseable {
 
   @Override
   public void close() {
+    runner.close();
     session.close();
   }
 
@@ -283,7 +350,7 @@ public final class Trainer implements AutoCloseable {
 
     void add(float v) {
       if (size == values.length) {
-        values = java.util.Arrays.copyOf(values, size * 2);
+        values = Arrays.copyOf(values, size * 2);
       }
       values[size++] = v;
     }
@@ -293,7 +360,7 @@ public final class Trainer implements AutoCloseable {
     }
 
     float[] toArray() {
-      return java.util.Arrays.copyOf(values, size);
+      return Arrays.copyOf(values, size);
     }
   }
 }

@@ -1,0 +1,29 @@
+package dev.depbloom.schedule;
+
+import java.util.List;
+
+/**
+ * One round of a schedule: the work items of the devices that have work (in device order; a device
+ * without an item contributes a zero gradient), and the memory views that start over (memory reset)
+ * before the round reads them.
+ */
+public record RoundPlan(int index, List<ItemPlan> items, List<Integer> resetViews) {
+  public RoundPlan {
+    items = List.copyOf(items);
+    resetViews = List.copyOf(resetViews);
+    for (int i = 1; i < items.size(); i++) {
+      if (items.get(i).device() <= items.get(i - 1).device()) {
+        throw new IllegalArgumentException("round " + index + ": items not in device order");
+      }
+    }
+  }
+
+  /** Events of all items: the denominator of every item's gradient weight. */
+  public int events() {
+    int n = 0;
+    for (ItemPlan i : items) {
+      n += i.events();
+    }
+    return n;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.depbloom.schedule;
+
+import java.util.List;
+
+/**
+ * How training is spread over {@link #devices()} logical devices (DESIGN.md section 3): the rounds
+ * of an epoch, each with one work item per busy device, and which memory view each item reads. A
+ * schedule's semantics depend only on its parameters and the device count, never on how many
+ * workers execute it.
+ */
+public interface Schedule {
+  /** Logical devices G. */
+  int devices();
+
+  /** Memory views (separate memory copies) the schedule trains with. */
+  int memoryViews();
+
+  /** The training rounds of epoch {@code epoch} (1-based). */
+  List<RoundPlan> plan(int epoch);
+
+  /** The view whose memory validation continues: the one that saw the latest training events. */
+  default int validationView() {
+    return 0;
+  }
+
+  /** A one-line description, e.g. {@code disttgl(i=4, k=2)}. */
+  String describe();
+}

@@ -1,0 +1,46 @@
+package dev.depbloom.train;
+
+import dev.depbloom.batch.Batch;
+import dev.depbloom.model.BatchGraph;
+import dev.depbloom.model.config.MemoryConfig;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.sampling.NeighborSampler;
+import dev.depbloom.sampling.SampledLayer;
+import dev.depbloom.sampling.TemporalSample;
+import java.util.List;
+
+/**
+ * The sample stage: a batch's temporal neighborhood and its plan ({@link BatchGraph}). Runs on the
+ * coordinating thread, in time order per sampler, since samplers keep forward-only cursors.
+ */
+public final class BatchPlanner {
+  private final ModelConfig config;
+
+  public BatchPlanner(ModelConfig config) {
+    this.config = config;
+  }
+
+  /** The full plan of a batch; {@code sampler} is null for models that read no neighbors. */
+  public BatchGraph plan(Batch batch, long stream, NeighborSampler sampler) {
+    return BatchGraph.build(batch, sample(batch, stream, sampler), config);
+  }
+
+  /**
+   * The plan of a batch that only writes memory (the replay before testing): reads of the roots,
+   * and the sampled receivers when mail goes to neighbors.
+   */
+  public BatchGraph planWrite(Batch batch, long stream, NeighborSampler sampler) {
+    SampledLayer receivers =
+        config.memory().deliverTo() == MemoryConfig.Delivery.NEIGHBORS
+            ? sample(batch, stream, sampler).layers().get(0)
+            : null;
+    return BatchGraph.forMemoryWrite(batch, receivers);
+  }
+
+  private static TemporalSample sample(Batch batch, long stream, NeighborSampler sampler) {
+    if (sampler == null) {
+      return TemporalSample.ofLayers(List.of());
+    }
+    return sampler.sample(batch.roots(), batch.rootTimes(), stream);
+  }
+}

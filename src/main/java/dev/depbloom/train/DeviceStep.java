@@ -1,0 +1,216 @@
+package dev.depbloom.train;
+
+import dev.depbloom.data.EventStream;
+import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.memory.MemoryWrite;
+import dev.depbloom.model.BatchGraph;
+import dev.depbloom.model.BatchInputs;
+import dev.depbloom.model.TemporalGnn;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.nn.Dropout;
+import dev.depbloom.nn.EdgePredictor;
+import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.Tensors;
+import org.bytedeco.pytorch.BoolOptional;
+import org.bytedeco.pytorch.Generator;
+import org.bytedeco.pytorch.NoGradGuard;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * What one logical device does with one work item, in the order of the data flow: fetch (memory,
+ * mail, features of the planned batch), memory update, refine (a hook for intra-batch memory
+ * refinement; none here), embed, predict, loss, backward. The result is the item's gradients of its
+ * weighted loss and the memory write it produces, as values; the schedule sums the gradients, steps
+ * the optimizer once and commits the writes. Sampling (the plan) happens before, on the
+ * coordinating thread; every tensor of the step lives in the step's scope.
+ *
+ * <p>The same stages without gradient score batches for validation and testing ({@link #evaluate})
+ * and rebuild memory before testing ({@link #replay}).
+ */
+public final class DeviceStep {
+  private final Replica replica;
+  private final TemporalGnn model;
+  private final EventStream events;
+  private final ModelConfig config;
+
+  /**
+   * One task: a logical device's work item (or one event shard of it).
+   *
+   * @param device the logical device
+   * @param view the memory view the item reads
+   * @param round the round it belongs to (named in errors and traces)
+   * @param graph the planned batch
+   * @param weight the item's share of the round's events: its loss is scaled by it, so the sum of
+   *     the round's gradients is the gradient of the round's mean loss
+   * @param dropoutSeed seed of the item's dropout masks (keyed by logical identities only)
+   * @param shard the shard index within the item (0 when the item is not split)
+   */
+  public record Task(
+      int device,
+      int view,
+      int round,
+      BatchGraph graph,
+      double weight,
+      long dropoutSeed,
+      int shard) {}
+
+  /**
+   * What a task computed: its weighted loss, its gradients (one per parameter, retained past the
+   * step's scope, null where unreached), its memory write (null for memory-less models) and when it
+   * finished. {@link #close()} frees the tensors.
+   */
+  public record Result(Task task, double loss, Tensor[] gradients, MemoryWrite write, long endNanos)
+      implements AutoCloseable {
+    @Override
+    public void close() {
+      for (Tensor g : gradients) {
+        if (g != null) {
+          Tensors.release(g);
+        }
+      }
+      if (write != null) {
+        write.close();
+      }
+    }
+  }
+
+  public DeviceStep(Replica replica, EventStream events) {
+    this.replica = replica;
+    this.model = replica.model();
+    this.events = events;
+    this.config = model.config();
+  }
+
+  /**
+   * Runs a training task on the calling thread with dropout masks from {@code generator} (seeded
+   * from the task), timing each stage on {@code timer}.
+   */
+  public Result train(Task task, MemoryStore memory, Generator generator, StageTimer timer) {
+    try (StepScope scope = new StepScope()) {
+      generator.set_current_seed(task.dropoutSeed());
+      return Dropout.withGenerator(
+          generator,
+          () -> {
+            BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory));
+            Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
+            Tensor memoryAfter = refine(in, updated);
+            double[] loss = new double[1];
+            Tensor[] gradients =
+                timer.time(
+                    Stage.TRAIN,
+                    () -> {
+                      Tensor h = model.embed(in, memoryAfter);
+                      EdgePredictor.Scores scores = model.predict(h, task.graph().eventCount());
+                      Tensor weighted = weighted(loss(scores), task.weight());
+                      loss[0] = weighted.item_double();
+                      return backward(weighted);
+                    });
+            MemoryWrite write =
+                timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), memoryAfter));
+            return new Result(task, loss[0], gradients, write, System.nanoTime());
+          });
+    }
+  }
+
+  /**
+   * Scores a planned batch without gradient, reading memory view {@code view}; writes the batch's
+   * memory there if {@code writeMemory} (scoring the same events in several calls, as groups of
+   * negatives, must write on the last call only).
+   */
+  public BatchScores evaluate(
+      BatchGraph graph, MemoryStore memory, int view, int round, boolean writeMemory) {
+    try (StepScope scope = new StepScope();
+        NoGradGuard noGrad = new NoGradGuard()) {
+      Task task = new Task(0, view, round, graph, 1, 0, 0);
+      BatchInputs in = fetch(task, memory);
+      Tensor updated = model.updateMemory(in);
+      EdgePredictor.Scores scores = model.predict(model.embed(in, updated), graph.eventCount());
+      BatchScores out =
+          new BatchScores(
+              Tensors.toFloats(scores.positive().sigmoid()),
+              Tensors.toFloats(scores.negative().sigmoid()));
+      if (writeMemory && memory != null) {
+        try (MemoryWrite w = memoryWrite(graph, updated)) {
+          memory.apply(view, w);
+        }
+      }
+      return out;
+    }
+  }
+
+  /**
+   * Writes a planned memory-only batch ({@link BatchPlanner#planWrite}) into view {@code view}: the
+   * replay of training and validation events before testing.
+   */
+  public void replay(BatchGraph graph, MemoryStore memory, int view) {
+    try (StepScope scope = new StepScope();
+        NoGradGuard noGrad = new NoGradGuard()) {
+      BatchInputs in = fetch(new Task(0, view, -1, graph, 1, 0, 0), memory);
+      try (MemoryWrite w = memoryWrite(graph, model.updateMemory(in))) {
+        memory.apply(view, w);
+      }
+    }
+  }
+
+  /** Gathers the batch's inputs, once no row it reads has a pending write. */
+  private BatchInputs fetch(Task task, MemoryStore memory) {
+    BatchGraph graph = task.graph();
+    if (graph.reads() == null) {
+      return BatchInputs.fetch(graph, null, events, config.memory().combineNodeFeature());
+    }
+    memory.awaitReadable(task.view(), graph.reads().distinctNodes(), task.round());
+    return BatchInputs.fetch(
+        graph, memory.view(task.view()), events, config.memory().combineNodeFeature());
+  }
+
+  /**
+   * Intra-batch memory refinement (DESIGN.md section 1) would correct here the updated memory of
+   * nodes seen in an earlier micro-batch of the same large batch; no schedule of this build
+   * refines, so the updated memory passes through.
+   */
+  private static Tensor refine(BatchInputs in, Tensor updatedMemory) {
+    return updatedMemory;
+  }
+
+  /** BCE with logits, mean over the positives plus mean over the negatives (TGL's loss). */
+  private static Tensor loss(EdgePredictor.Scores scores) {
+    Tensor pos = scores.positive();
+    Tensor neg = scores.negative();
+    return torch
+        .binary_cross_entropy_with_logits(pos, torch.ones_like(pos))
+        .add(torch.binary_cross_entropy_with_logits(neg, torch.zeros_like(neg)));
+  }
+
+  private static Tensor weighted(Tensor loss, double weight) {
+    return weight == 1 ? loss : loss.mul(new Scalar(weight));
+  }
+
+  /** Gradients of {@code loss} per parameter, detached and retained past the step's scope. */
+  private Tensor[] backward(Tensor loss) {
+    TensorVector g =
+        torch.grad(
+            new TensorVector(loss),
+            replica.parameters(),
+            new TensorVector(),
+            new BoolOptional(),
+            false,
+            true);
+    // get(i) refers into the vector, which the scope frees: keep a handle of our own
+    Tensor[] kept = new Tensor[(int) g.size()];
+    for (int i = 0; i < kept.length; i++) {
+      Tensor gi = g.get(i);
+      kept[i] = gi.defined() ? Tensors.retain(gi.detach()) : null;
+    }
+    return kept;
+  }
+
+  /** What the batch of {@code graph} writes to memory, or null for memory-less models. */
+  private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated) {
+    return graph.writes() == null
+        ? null
+        : graph.writes().toMemoryWrite(updated, events, graph.batch().start());
+  }
+}

@@ -1,0 +1,108 @@
+package dev.depbloom.schedule;
+
+import dev.depbloom.TinyStreams;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.Split;
+import dev.depbloom.device.InProcessCollective;
+import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.memory.NodeMemory;
+import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.Tensors;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.TrainingRun;
+import dev.depbloom.train.TrainingSession;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.bytedeco.pytorch.TensorVector;
+
+/** Trains tiny runs round by round under a schedule and captures everything they produce. */
+final class ScheduleRuns {
+  private ScheduleRuns() {}
+
+  /**
+   * What a run produced: the loss of every round, then every parameter, then every memory view's
+   * memory and mailbox (flattened), and the views' memory times.
+   */
+  record State(List<Double> losses, float[] parameters, float[] memory, double[] memoryTimes) {}
+
+  /** A tiny run of a shipped model with dropout as shipped (TGN, APAN, DySAT: 0.1-0.2). */
+  static TrainingRun run(String model, Map<String, String> schedule, int workers) {
+    EventStream events = TinyStreams.random(40, 1200, 3, 11);
+    Map<String, String> o = new HashMap<>(schedule);
+    o.put("memory.dim_out", "8");
+    o.put("memory.dim_time", "4");
+    o.put("gnn.dim_out", "8");
+    o.put("gnn.dim_time", model.equals("dysat") ? "0" : "4");
+    o.put("train.batch_size", "61"); // odd: shards and chunks differ in size
+    return new TrainingRun(
+        events,
+        "tiny",
+        Split.of(events),
+        ModelZoo.config(model, o),
+        3,
+        new ThreadBudget(1, 1, workers),
+        1);
+  }
+
+  /** Trains {@code epochs} epochs of the run's schedule, round by round. */
+  static State train(TrainingRun run, int epochs) {
+    Schedule schedule =
+        Schedules.of(
+            run.config().schedule(), run.split().trainEnd(), run.config().train().batchSize());
+    List<Double> losses = new ArrayList<>();
+    try (StepScope scope = new StepScope();
+        TrainingSession s = new TrainingSession(run);
+        RoundRunner runner =
+            new RoundRunner(
+                s,
+                schedule,
+                run.threads().workers(),
+                new InProcessCollective(),
+                new LastWinsCommit())) {
+      s.replica().model().train(true);
+      for (int epoch = 1; epoch <= epochs; epoch++) {
+        for (RoundPlan round : schedule.plan(epoch)) {
+          losses.add(runner.run(round, epoch));
+        }
+      }
+      List<Float> params = new ArrayList<>();
+      TensorVector p = s.replica().parameters();
+      for (int i = 0; i < p.size(); i++) {
+        for (float v : Tensors.toFloats(p.get(i).detach().contiguous().view(-1))) {
+          params.add(v);
+        }
+      }
+      List<Float> memory = new ArrayList<>();
+      List<Double> times = new ArrayList<>();
+      if (s.memory() != null) {
+        for (NodeMemory m : s.memory().views()) {
+          for (float v : Tensors.toFloats(m.memoryTensor().contiguous().view(-1))) {
+            memory.add(v);
+          }
+          for (float v : Tensors.toFloats(m.mailboxTensor().contiguous().view(-1))) {
+            memory.add(v);
+          }
+          for (double t : m.lastUpdateTimes()) {
+            times.add(t);
+          }
+        }
+      }
+      return new State(
+          losses,
+          floats(params),
+          floats(memory),
+          times.stream().mapToDouble(Double::doubleValue).toArray());
+    }
+  }
+
+  private static float[] floats(List<Float> xs) {
+    float[] out = new float[xs.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = xs.get(i);
+    }
+    return out;
+  }
+}
