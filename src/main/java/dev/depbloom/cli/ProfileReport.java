@@ -11,6 +11,7 @@ import dev.depbloom.partition.PartitionMeasure;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.partition.ProfileSettings;
 import dev.depbloom.partition.ReadRule;
+import dev.depbloom.partition.ReadStyle;
 import dev.depbloom.partition.Recommendation;
 import java.util.List;
 import java.util.Locale;
@@ -147,16 +148,15 @@ final class ProfileReport {
         "+neg cold",
         "recent10 hot",
         "+neg hot");
-    List<HotColdRows> rows = p.hotCold();
-    for (int i = 0; i + 3 < rows.size(); i += 4) {
+    for (int batch : p.hotCold().stream().mapToInt(HotColdRows::batchSize).distinct().toArray()) {
       line(
           t,
           "%,8d  %12s  %12s  %15s  %15s",
-          rows.get(i).batchSize(),
-          percent(rows.get(i).coldShare()),
-          percent(rows.get(i + 1).coldShare()),
-          percent(rows.get(i + 2).hotShare()),
-          percent(rows.get(i + 3).hotShare()));
+          batch,
+          percent(p.hotCold(batch, ReadStyle.ROOTS, false).coldShare()),
+          percent(p.hotCold(batch, ReadStyle.ROOTS, true).coldShare()),
+          percent(p.hotCold(batch, ReadStyle.ROOTS_AND_RECENT_NEIGHBORS, false).hotShare()),
+          percent(p.hotCold(batch, ReadStyle.ROOTS_AND_RECENT_NEIGHBORS, true).hotShare()));
     }
   }
 

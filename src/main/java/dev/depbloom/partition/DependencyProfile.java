@@ -143,4 +143,16 @@ public record DependencyProfile(
     }
     return null;
   }
+
+  /** The hot/cold measure of one batch size and read style, or null when not measured. */
+  public HotColdRows hotCold(int batchSize, ReadStyle style, boolean withNegatives) {
+    for (HotColdRows h : hotCold) {
+      if (h.batchSize() == batchSize
+          && h.readStyle() == style
+          && h.withNegatives() == withNegatives) {
+        return h;
+      }
+    }
+    return null;
+  }
 }

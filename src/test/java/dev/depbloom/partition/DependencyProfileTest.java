@@ -42,6 +42,10 @@ class DependencyProfileTest {
     assertEquals(4, p.recommendation().chains() * p.recommendation().microBatches());
     assertTrue(stages.contains("partitions 12"), stages.toString());
     assertNotNull(p.partition(700, "topology", 2));
+    assertEquals(null, p.partition(700, "topology", 3));
+    HotColdRows h = p.hotCold(200, ReadStyle.ROOTS_AND_RECENT_NEIGHBORS, true);
+    assertEquals(List.of(200, true), List.of(h.batchSize(), h.withNegatives()));
+    assertEquals(null, p.hotCold(300, ReadStyle.ROOTS, false));
   }
 
   @Test
