@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
       TrainCommand.class,
       EvaluateCommand.class,
       InspectCommand.class,
+      ProfileCommand.class,
       ConvertCommand.class,
       GenerateCommand.class,
       BenchCommand.class,

@@ -1,0 +1,149 @@
+package dev.depbloom.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
+import dev.depbloom.data.Split;
+import dev.depbloom.data.synthetic.ProgressListener;
+import dev.depbloom.partition.DependencyProfile;
+import dev.depbloom.partition.ProfileSettings;
+import dev.depbloom.partition.ReadRule;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code depbloom profile}: the dependency profile of a data set and a recommended schedule. */
+@Command(
+    name = "profile",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Before any training, measure on the training split how the dependencies of the stream fare"
+          + " under DepBloom's techniques: per window size, partitioner (contiguous, topology) and"
+          + " chain count P dividing G, the cross-chain event share, lost dependencies and chain"
+          + " balance; per micro-batch count k = G/P, the intra-batch stale share and what"
+          + " refinement recovers; the hot/cold share of written rows per batch; and recommend a"
+          + " window, partitioner, P and k with P*k = G.",
+      ""
+    })
+final class ProfileCommand implements Callable<Integer> {
+  @Option(
+      names = "--data",
+      paramLabel = "PATH",
+      description = "Data set (file or directory); default: the embedded Wikipedia stream.")
+  String data;
+
+  @Mixin LoadOptionsMixin load;
+
+  @Option(
+      names = "--devices",
+      paramLabel = "G",
+      defaultValue = "8",
+      description = "Logical devices G = P * k (default: ${DEFAULT-VALUE}).")
+  int devices;
+
+  @Option(
+      names = "--batch-size",
+      paramLabel = "B",
+      defaultValue = "600",
+      description = "Events per micro-batch B (default: ${DEFAULT-VALUE}).")
+  int batchSize;
+
+  @Option(
+      names = "--windows",
+      paramLabel = "W[,W...]",
+      split = ",",
+      description = "Candidate window sizes in events (default: 4000,12000,40000).")
+  List<Integer> windows;
+
+  @Option(
+      names = "--read-rule",
+      paramLabel = "RULE",
+      defaultValue = "owned-rows",
+      converter = ReadRuleConverter.class,
+      description = {
+        "Read rule the recommendation judges lost dependencies by (both are reported):"
+            + " owned-rows (DESIGN.md section 3: a chain reads only its own nodes' rows as it"
+            + " writes them) or own-writes (a chain also reads its own writes to other chains'"
+            + " nodes). Default: ${DEFAULT-VALUE}."
+      })
+  ReadRule readRule;
+
+  @Option(names = "--json", description = "End the output with one JSON object on one line.")
+  boolean json;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public Integer call() throws JsonProcessingException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    ProfileSettings settings = settings();
+    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), null);
+    String source = data == null ? RunSetup.EMBEDDED : data;
+    Split split = Split.of(events);
+    if (split.trainEnd() == 0) {
+      throw new InputException(source + ": the training split is empty; nothing to profile");
+    }
+    long start = System.nanoTime();
+    DependencyProfile profile = DependencyProfile.of(events, split, settings, progressTo(err));
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (json) {
+      out.println(ProfileReport.json(profile, source, seconds));
+    } else {
+      out.print(ProfileReport.tables(profile, source, seconds));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private ProfileSettings settings() {
+    if (devices < 1) {
+      throw new InputException("--devices: expected at least 1 device, got " + devices);
+    }
+    if (batchSize < 1) {
+      throw new InputException("--batch-size: expected at least 1 event, got " + batchSize);
+    }
+    List<Integer> w = windows != null ? windows : ProfileSettings.DEFAULT_WINDOWS;
+    for (int size : w) {
+      if (size < 1) {
+        throw new InputException("--windows: expected positive window sizes, got " + size);
+      }
+    }
+    return new ProfileSettings(devices, batchSize, w, readRule);
+  }
+
+  /** A progress line on stderr, redrawn in place on a console, one line per stage otherwise. */
+  private static ProgressListener progressTo(PrintWriter err) {
+    boolean console = System.console() != null;
+    return (stage, done, total) -> {
+      if (console) {
+        err.printf(Locale.ROOT, "\rprofile: %s %d/%d\u001b[K", stage, done, total);
+        if (done == total) {
+          err.println();
+        }
+      } else if (done == total) {
+        err.printf(Locale.ROOT, "profile: %s %d/%d done%n", stage, done, total);
+      }
+      err.flush();
+    };
+  }
+
+  static final class ReadRuleConverter implements CommandLine.ITypeConverter<ReadRule> {
+    @Override
+    public ReadRule convert(String value) {
+      try {
+        return ReadRule.byLabel(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+}

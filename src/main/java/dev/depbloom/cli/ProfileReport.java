@@ -1,0 +1,237 @@
+package dev.depbloom.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.depbloom.partition.DependencyProfile;
+import dev.depbloom.partition.HotColdRows;
+import dev.depbloom.partition.IntraBatchStaleness;
+import dev.depbloom.partition.PartitionMeasure;
+import dev.depbloom.partition.Partitioner;
+import dev.depbloom.partition.ProfileSettings;
+import dev.depbloom.partition.ReadRule;
+import dev.depbloom.partition.ReadStyle;
+import dev.depbloom.partition.Recommendation;
+import java.util.List;
+import java.util.Locale;
+
+/** A {@link DependencyProfile} as aligned tables for people and as one JSON object. */
+final class ProfileReport {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ProfileReport() {}
+
+  static String tables(DependencyProfile p, String source, double seconds) {
+    ProfileSettings s = p.settings();
+    StringBuilder t = new StringBuilder();
+    line(
+        t,
+        "Dependency profile of %s: training events %,d..%,d, G = %d devices, B = %d",
+        source,
+        p.from(),
+        p.to(),
+        s.devices(),
+        s.batchSize());
+    partitions(t, p);
+    crossChainByChains(t, p);
+    staleness(t, p);
+    hotCold(t, p);
+    Recommendation r = p.recommendation();
+    line(t, "");
+    line(
+        t,
+        "Recommendation: window %,d, partitioner %s, chains P = %d, micro-batches k = %d",
+        r.window(),
+        r.partitioner(),
+        r.chains(),
+        r.microBatches());
+    line(t, "  %s", r.reason());
+    line(t, "");
+    line(t, "profiled in %.1f s", seconds);
+    return t.toString();
+  }
+
+  private static void partitions(StringBuilder t, DependencyProfile p) {
+    line(t, "");
+    line(
+        t,
+        "Partitions (lost: events / endpoint reads that miss the latest earlier write; the"
+            + " recommendation uses %s)",
+        p.settings().readRule().label());
+    line(
+        t,
+        "%8s  %-11s  %2s  %2s  %11s  %18s  %18s  %7s",
+        "window",
+        "partitioner",
+        "P",
+        "k",
+        "cross-chain",
+        "lost owned-rows",
+        "lost own-writes",
+        "balance");
+    for (PartitionMeasure m : p.partitions()) {
+      line(
+          t,
+          "%,8d  %-11s  %2d  %2d  %11s  %8s / %7s  %8s / %7s  %7.3f",
+          m.window(),
+          m.partitioner(),
+          m.chains(),
+          p.settings().devices() / m.chains(),
+          percent(m.crossChainShare()),
+          percent(m.ownedRows().lostEventShare()),
+          percent(m.ownedRows().lostReadShare()),
+          percent(m.ownWrites().lostEventShare()),
+          percent(m.ownWrites().lostReadShare()),
+          m.balance());
+    }
+  }
+
+  /** The paper's Fig. 5a: cross-chain share against P, contiguous vs topology, per window. */
+  private static void crossChainByChains(StringBuilder t, DependencyProfile p) {
+    List<Partitioner> partitioners = DependencyProfile.partitioners();
+    line(t, "");
+    line(t, "Cross-chain event share by chain count (the paper's Fig. 5a)");
+    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%3s", "P"));
+    for (int w : p.settings().windows()) {
+      for (Partitioner partitioner : partitioners) {
+        head.append(String.format(Locale.ROOT, "  %18s", partitioner.name() + " " + count(w)));
+      }
+    }
+    line(t, "%s", head);
+    for (int chains : p.settings().chainCounts()) {
+      StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%3d", chains));
+      for (int w : p.settings().windows()) {
+        for (Partitioner partitioner : partitioners) {
+          PartitionMeasure m = p.partition(w, partitioner.name(), chains);
+          row.append(String.format(Locale.ROOT, "  %18s", percent(m.crossChainShare())));
+        }
+      }
+      line(t, "%s", row);
+    }
+  }
+
+  private static void staleness(StringBuilder t, DependencyProfile p) {
+    line(t, "");
+    line(t, "Intra-batch staleness (events with an endpoint written earlier in the same batch)");
+    line(
+        t,
+        "%2s  %11s  %7s  %24s  %24s",
+        "k",
+        "large batch",
+        "stale",
+        "within micro-batch of B",
+        "recoverable (refinement)");
+    for (IntraBatchStaleness s : p.staleness()) {
+      line(
+          t,
+          "%2d  %,11d  %7s  %24s  %24s",
+          s.microBatches(),
+          s.batchSize() * s.microBatches(),
+          percent(s.staleShare()),
+          percent(s.residualShare()),
+          percent(s.recoverableShare()));
+    }
+  }
+
+  private static void hotCold(StringBuilder t, DependencyProfile p) {
+    line(t, "");
+    line(
+        t,
+        "Written rows the next batch reads (hot) or not (cold); +neg: with one negative per"
+            + " event");
+    line(
+        t,
+        "%8s  %12s  %12s  %15s  %15s",
+        "batch",
+        "roots cold",
+        "+neg cold",
+        "recent10 hot",
+        "+neg hot");
+    for (int batch : p.hotCold().stream().mapToInt(HotColdRows::batchSize).distinct().toArray()) {
+      line(
+          t,
+          "%,8d  %12s  %12s  %15s  %15s",
+          batch,
+          percent(p.hotCold(batch, ReadStyle.ROOTS, false).coldShare()),
+          percent(p.hotCold(batch, ReadStyle.ROOTS, true).coldShare()),
+          percent(p.hotCold(batch, ReadStyle.ROOTS_AND_RECENT_NEIGHBORS, false).hotShare()),
+          percent(p.hotCold(batch, ReadStyle.ROOTS_AND_RECENT_NEIGHBORS, true).hotShare()));
+    }
+  }
+
+  static String json(DependencyProfile p, String source, double seconds)
+      throws JsonProcessingException {
+    ProfileSettings s = p.settings();
+    ObjectNode root = JSON.createObjectNode();
+    root.put("source", source);
+    root.put("from", p.from());
+    root.put("to", p.to());
+    root.put("devices", s.devices());
+    root.put("batchSize", s.batchSize());
+    root.put("readRule", s.readRule().label());
+    ArrayNode windows = root.putArray("windows");
+    s.windows().forEach(windows::add);
+    ArrayNode partitions = root.putArray("partitions");
+    for (PartitionMeasure m : p.partitions()) {
+      partitions.add(partition(m, s.devices()));
+    }
+    ArrayNode staleness = root.putArray("staleness");
+    for (IntraBatchStaleness st : p.staleness()) {
+      ObjectNode o = staleness.addObject();
+      o.put("microBatches", st.microBatches());
+      o.put("largeBatch", st.batchSize() * st.microBatches());
+      o.put("staleShare", st.staleShare());
+      o.put("residualShare", st.residualShare());
+      o.put("recoverableShare", st.recoverableShare());
+    }
+    ArrayNode hotCold = root.putArray("hotCold");
+    for (HotColdRows h : p.hotCold()) {
+      ObjectNode o = hotCold.addObject();
+      o.put("batchSize", h.batchSize());
+      o.put("reads", h.readStyle().label());
+      o.put("withNegatives", h.withNegatives());
+      o.put("hotShare", h.hotShare());
+      o.put("coldShare", h.coldShare());
+      o.put("writtenRows", h.writtenRows());
+    }
+    Recommendation r = p.recommendation();
+    ObjectNode rec = root.putObject("recommendation");
+    rec.put("window", r.window());
+    rec.put("partitioner", r.partitioner());
+    rec.put("chains", r.chains());
+    rec.put("microBatches", r.microBatches());
+    rec.put("reason", r.reason());
+    root.put("seconds", Math.round(seconds * 100) / 100.0);
+    return JSON.writeValueAsString(root);
+  }
+
+  private static ObjectNode partition(PartitionMeasure m, int devices) {
+    ObjectNode o = JSON.createObjectNode();
+    o.put("window", m.window());
+    o.put("partitioner", m.partitioner());
+    o.put("chains", m.chains());
+    o.put("microBatches", devices / m.chains());
+    o.put("crossChainShare", m.crossChainShare());
+    for (ReadRule rule : ReadRule.values()) {
+      ObjectNode lost =
+          o.putObject(rule == ReadRule.OWNED_ROWS ? "lostOwnedRows" : "lostOwnWrites");
+      lost.put("eventShare", m.lost(rule).lostEventShare());
+      lost.put("readShare", m.lost(rule).lostReadShare());
+    }
+    o.put("balance", m.balance());
+    return o;
+  }
+
+  private static void line(StringBuilder t, String format, Object... args) {
+    t.append(String.format(Locale.ROOT, format, args)).append('\n');
+  }
+
+  private static String percent(double share) {
+    return String.format(Locale.ROOT, "%.1f%%", 100 * share);
+  }
+
+  private static String count(long n) {
+    return String.format(Locale.ROOT, "%,d", n);
+  }
+}

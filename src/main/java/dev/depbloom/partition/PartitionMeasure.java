@@ -1,0 +1,69 @@
+package dev.depbloom.partition;
+
+import dev.depbloom.batch.BatchPlan;
+import dev.depbloom.data.EventStream;
+
+/**
+ * How one partitioner does at one window size and chain count over a range of events: the range is
+ * cut into windows of {@code window} events (aligned to multiples of the size, as {@link BatchPlan}
+ * cuts batches), each window partitioned independently, and the counts summed over windows.
+ *
+ * @param window events per window W
+ * @param partitioner the partitioner's name
+ * @param chains sub-chains P
+ * @param windows windows measured (the last may be shorter)
+ * @param events events measured
+ * @param crossChainEvents events whose endpoints have different owners
+ * @param largestChainEvents the largest chain's events, summed over windows
+ * @param ownedRows lost dependencies under {@link ReadRule#OWNED_ROWS}
+ * @param ownWrites lost dependencies under {@link ReadRule#OWN_WRITES}
+ */
+public record PartitionMeasure(
+    int window,
+    String partitioner,
+    int chains,
+    int windows,
+    long events,
+    long crossChainEvents,
+    long largestChainEvents,
+    LostDependencies ownedRows,
+    LostDependencies ownWrites) {
+
+  /** Partitions every window of {@code [from, to)} and sums the counts. */
+  public static PartitionMeasure measure(
+      EventStream events, int from, int to, int window, Partitioner partitioner, int chains) {
+    long cross = 0;
+    long largest = 0;
+    int windows = 0;
+    LostDependencies owned = LostDependencies.NONE;
+    LostDependencies own = LostDependencies.NONE;
+    for (int[] w : BatchPlan.bounds(from, to, window)) {
+      WindowPartition p = partitioner.partition(events, w[0], w[1], chains);
+      windows++;
+      cross += p.crossChainEvents();
+      largest += p.largestChainEvents();
+      owned = owned.plus(LostDependencies.of(events, p, ReadRule.OWNED_ROWS));
+      own = own.plus(LostDependencies.of(events, p, ReadRule.OWN_WRITES));
+    }
+    return new PartitionMeasure(
+        window, partitioner.name(), chains, windows, to - from, cross, largest, owned, own);
+  }
+
+  /** Share of events whose endpoints have different owners (the paper's cross-chain ratio). */
+  public double crossChainShare() {
+    return events == 0 ? 0 : (double) crossChainEvents / events;
+  }
+
+  /**
+   * The largest chain's events over the mean chain's, summed over windows: how much longer the
+   * windows take than with perfectly balanced chains (1 is perfect).
+   */
+  public double balance() {
+    return events == 0 ? 1 : (double) largestChainEvents * chains / events;
+  }
+
+  /** Lost dependencies under a read rule. */
+  public LostDependencies lost(ReadRule rule) {
+    return rule == ReadRule.OWNED_ROWS ? ownedRows : ownWrites;
+  }
+}

@@ -1,0 +1,92 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.data.DataFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ProfileCommandTest {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  private PrintStream savedOut;
+  private PrintStream savedErr;
+
+  @BeforeEach
+  void captureStandardStreams() {
+    savedOut = System.out;
+    savedErr = System.err;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  @AfterEach
+  void restoreStandardStreams() {
+    System.setOut(savedOut);
+    System.setErr(savedErr);
+  }
+
+  private String stdout() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String stderr() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void jsonEndsTheOutputWithTheMeasuresAndARecommendationForTheDevices() throws IOException {
+    String data = DataFiles.shared("CollegeMsg.txt.gz").toString();
+    int status = Main.run("profile", "--data", data, "--devices", "4", "--json");
+    assertEquals(0, status, stderr());
+    List<String> lines = stdout().lines().toList();
+    JsonNode json = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+    assertEquals(41_884, json.get("to").asInt()); // (int) (59,835 * 0.70)
+    assertEquals(4, json.get("devices").asInt());
+    assertEquals(600, json.get("batchSize").asInt());
+    assertEquals(3 * 2 * 3, json.get("partitions").size()); // windows x partitioners x P in 1,2,4
+    JsonNode first = json.get("partitions").get(0);
+    assertEquals(0.0, first.get("crossChainShare").asDouble());
+    assertTrue(first.get("lostOwnedRows").has("eventShare"), first.toString());
+    assertEquals(3, json.get("staleness").size());
+    assertEquals(3 * 4, json.get("hotCold").size());
+    JsonNode r = json.get("recommendation");
+    assertEquals(4, r.get("chains").asInt() * r.get("microBatches").asInt());
+    assertTrue(List.of("contiguous", "topology").contains(r.get("partitioner").asText()));
+    assertTrue(r.get("window").asInt() > 0);
+    assertTrue(r.get("reason").asText().contains("fewest events at risk"), r.toString());
+  }
+
+  @Test
+  void tablesShowEveryMeasureAndTheRecommendation() {
+    assertEquals(0, Main.run("profile", "--devices", "2", "--windows", "12000"), stderr());
+    String text = stdout();
+    assertTrue(text.contains("Dependency profile of embedded:wikipedia"), text);
+    assertTrue(text.contains("  12,000  topology      2   1"), text);
+    assertTrue(text.contains("(the paper's Fig. 5a)"), text);
+    assertTrue(text.contains("Intra-batch staleness"), text);
+    assertTrue(text.contains("recent10 hot"), text);
+    assertTrue(text.contains("Recommendation: window 12,000"), text);
+    assertTrue(stderr().contains("profile: partitions 4/4"), stderr());
+  }
+
+  @Test
+  void badOptionValuesNameTheOption() {
+    assertEquals(2, Main.run("profile", "--devices", "0"));
+    assertTrue(stderr().contains("--devices: expected at least 1 device, got 0"), stderr());
+    assertEquals(2, Main.run("profile", "--windows", "4000,-1"));
+    assertTrue(stderr().contains("--windows: expected positive window sizes, got -1"), stderr());
+    assertEquals(2, Main.run("profile", "--read-rule", "mine"));
+    assertTrue(stderr().contains("unknown read rule 'mine'"), stderr());
+    assertEquals("", stdout());
+  }
+}
