@@ -4,7 +4,9 @@ package dev.depbloom.sampling;
  * Samples temporal neighborhoods. Contract (checked by {@code NeighborSamplerContract} for every
  * implementation): no sampled edge is at or after its root's query time; a root gets at most the
  * layer's fanout samples; results depend only on the inputs and the {@code stream} key, never on
- * the number of threads.
+ * the number of threads; a root's samples depend on its own node, time and key, never on the other
+ * roots of the call, so roots sampled in several calls under the keys one call would give them get
+ * the same samples.
  *
  * <p>A sampler may own threads; {@link #close()} releases them. Calls to {@link #sample} must not
  * overlap (implementations may keep per-node state between calls, e.g. time pointers).
