@@ -57,6 +57,40 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
   }
 
   /**
+   * The same events with only negatives {@code [first, first + count)}: one group of a pass that
+   * scores many negatives a few at a time. Sample its neighborhoods under the root keys {@link
+   * #negativeGroupPositions} to get those of one pass over the whole batch.
+   */
+  public Batch negativeGroup(int first, int count) {
+    int[] positions = negativeGroupPositions(first, count);
+    int[] r = new int[positions.length];
+    double[] t = new double[positions.length];
+    for (int p = 0; p < positions.length; p++) {
+      r[p] = roots[positions[p]];
+      t[p] = rootTimes[positions[p]];
+    }
+    return new Batch(index, start, end, r, t);
+  }
+
+  /**
+   * Position in this batch of each root of {@link #negativeGroup}{@code (first, count)}: {@code [0,
+   * 2B)} for the true endpoints, then {@code [(2 + first) B, (2 + first + count) B)}.
+   */
+  public int[] negativeGroupPositions(int first, int count) {
+    int b = size();
+    int k = negativesPerEvent();
+    if (first < 0 || count < 1 || first + count > k) {
+      throw new IllegalArgumentException(
+          "negatives [" + first + ", " + (first + count) + ") of a batch with " + k + " per event");
+    }
+    int[] positions = new int[(2 + count) * b];
+    for (int p = 0; p < positions.length; p++) {
+      positions[p] = p < 2 * b ? p : (2 + first) * b + (p - 2 * b);
+    }
+    return positions;
+  }
+
+  /**
    * The events {@code [start + from, start + to)} of this batch with their own roots (sources,
    * destinations and negatives, in the same layout); the index stays this batch's.
    */

@@ -8,12 +8,17 @@ import java.util.Arrays;
  * distinct score thresholds, ROC-AUC as the probability that a positive outranks a negative (ties
  * count one half), and the mean reciprocal rank of each positive among its own negatives, a tie
  * counting as the average of the optimistic and pessimistic rank (TGB's convention).
+ *
+ * <p>Every score must be finite: a NaN or infinite score (a diverged model) is rejected with an
+ * {@link IllegalArgumentException} naming the score, rather than ranked (NaN equals nothing, so
+ * ties could not be grouped).
  */
 public final class RankingMetrics {
   private RankingMetrics() {}
 
   /** Average precision of {@code positive} scores against {@code negative} scores. */
   public static double averagePrecision(float[] positive, float[] negative) {
+    requireFinite(positive, negative);
     int n = positive.length + negative.length;
     if (positive.length == 0) {
       return Double.NaN;
@@ -44,6 +49,7 @@ public final class RankingMetrics {
 
   /** ROC-AUC: P(positive score > negative score) + P(tie) / 2, by ranks in O(n log n). */
   public static double rocAuc(float[] positive, float[] negative) {
+    requireFinite(positive, negative);
     if (positive.length == 0 || negative.length == 0) {
       return Double.NaN;
     }
@@ -75,6 +81,7 @@ public final class RankingMetrics {
    * negative-major layout of the batch roots).
    */
   public static double meanReciprocalRank(float[] positive, float[] negatives) {
+    requireFinite(positive, negatives);
     int b = positive.length;
     if (b == 0 || negatives.length % b != 0) {
       throw new IllegalArgumentException("negatives must be a whole multiple of the positives");
@@ -96,6 +103,21 @@ public final class RankingMetrics {
       sum += 1 / rank;
     }
     return sum / b;
+  }
+
+  /** Rejects the first non-finite score, naming its array and index. */
+  private static void requireFinite(float[] positive, float[] negative) {
+    requireFinite(positive, "positive");
+    requireFinite(negative, "negative");
+  }
+
+  private static void requireFinite(float[] scores, String kind) {
+    for (int i = 0; i < scores.length; i++) {
+      if (!Float.isFinite(scores[i])) {
+        throw new IllegalArgumentException(
+            kind + " score " + i + " is " + scores[i] + "; scores must be finite");
+      }
+    }
   }
 
   /** Indices (positives first, then negatives) sorted by descending score. */

@@ -75,11 +75,23 @@ final class ChunkedLayerSampler implements AutoCloseable {
     this.pool = new RootChunkPool(threads);
   }
 
-  TemporalSample sample(int[] roots, double[] queryTimes, long stream) {
+  /**
+   * @param rootKeys key of each root's random stream, {@code [R]}; a sample {@code i} of a root
+   *     with key {@code k} is keyed {@code k * fanout + i} as a root of the next layer
+   */
+  TemporalSample sample(int[] roots, double[] queryTimes, long stream, int[] rootKeys) {
+    if (rootKeys.length != roots.length) {
+      throw new IllegalArgumentException(
+          roots.length + " roots but " + rootKeys.length + " root keys");
+    }
     advancePointers(roots, queryTimes);
+    long[] keys = new long[rootKeys.length];
+    for (int r = 0; r < keys.length; r++) {
+      keys[r] = rootKeys[r];
+    }
     List<List<SampledLayer>> snapshots = new ArrayList<>(windows.history());
     for (int s = 0; s < windows.history(); s++) {
-      snapshots.add(sampleSnapshot(roots, queryTimes, s, stream));
+      snapshots.add(sampleSnapshot(roots, queryTimes, keys, s, stream));
     }
     return new TemporalSample(snapshots);
   }
@@ -120,14 +132,25 @@ final class ChunkedLayerSampler implements AutoCloseable {
   }
 
   private List<SampledLayer> sampleSnapshot(
-      int[] roots, double[] queryTimes, int snapshot, long stream) {
+      int[] roots, double[] queryTimes, long[] rootKeys, int snapshot, long stream) {
     List<SampledLayer> layers = new ArrayList<>(fanouts.length);
     int[] nodes = roots;
     double[] times = queryTimes;
+    long[] keys = rootKeys;
     for (int l = 0; l < fanouts.length; l++) {
-      boolean propagate = windows.windowed() && l + 1 < fanouts.length;
+      boolean deeper = l + 1 < fanouts.length;
+      boolean propagate = windows.windowed() && deeper;
       long layerSeed = RandomStreams.derive(seed, COMPONENT, stream, snapshot, l);
-      LayerRun run = new LayerRun(nodes, times, fanouts[l], snapshot, layerSeed, propagate);
+      LayerRun run =
+          new LayerRun(
+              nodes,
+              times,
+              keys,
+              fanouts[l],
+              snapshot,
+              layerSeed,
+              propagate,
+              deeper && picker.draws());
       pool.forEachChunk(nodes.length, fanouts[l], run::count);
       run.allocate();
       pool.forEachChunk(nodes.length, fanouts[l], run::fill);
@@ -135,6 +158,7 @@ final class ChunkedLayerSampler implements AutoCloseable {
       layers.add(layer);
       nodes = layer.nodes();
       times = propagate ? run.propagatedTimes : layer.edgeTimes();
+      keys = run.childKeys;
     }
     return layers;
   }
@@ -143,12 +167,14 @@ final class ChunkedLayerSampler implements AutoCloseable {
   private final class LayerRun {
     private final int[] roots; // [R]
     private final double[] queryTimes; // [R]
+    private final long[] keys; // [R] random-stream key of each root; unused without draws
     private final int fanout;
     private final ForwardRowPointers startPointers; // null without windows
     private final ForwardRowPointers endPointers;
     private final int snapshot;
     private final long layerSeed;
     private final boolean propagate;
+    private final boolean keyChildren;
     private final int[] lo; // [R] first eligible row position
     private final int[] hi; // [R] end of the eligible positions
     private final int[] offsets; // [R + 1]
@@ -157,20 +183,25 @@ final class ChunkedLayerSampler implements AutoCloseable {
     private double[] edgeTimes; // [S]
     private float[] timeDeltas; // [S]
     private double[] propagatedTimes; // [S] the root's query time, for the next layer, or null
+    private long[] childKeys; // [S] the next layer's root keys, or null when nothing draws there
 
     LayerRun(
         int[] roots,
         double[] queryTimes,
+        long[] keys,
         int fanout,
         int snapshot,
         long layerSeed,
-        boolean propagate) {
+        boolean propagate,
+        boolean keyChildren) {
       this.roots = roots;
       this.queryTimes = queryTimes;
+      this.keys = keys;
       this.fanout = fanout;
       this.snapshot = snapshot;
       this.layerSeed = layerSeed;
       this.propagate = propagate;
+      this.keyChildren = keyChildren;
       int h = windows.history();
       this.startPointers = windows.windowed() ? pointers[h - snapshot] : null;
       this.endPointers = pointers[h - 1 - snapshot];
@@ -207,6 +238,7 @@ final class ChunkedLayerSampler implements AutoCloseable {
       edgeTimes = new double[samples];
       timeDeltas = new float[samples];
       propagatedTimes = propagate ? new double[samples] : null;
+      childKeys = keyChildren ? new long[samples] : null;
     }
 
     /** Pass 2: picks and writes the samples of roots {@code [from, to)}. */
@@ -221,7 +253,7 @@ final class ChunkedLayerSampler implements AutoCloseable {
         if (count == 0) {
           continue;
         }
-        long rootSeed = draws ? RandomStreams.extend(layerSeed, r) : 0;
+        long rootSeed = draws ? RandomStreams.extend(layerSeed, keys[r]) : 0;
         picker.pick(lo[r], hi[r], count, rootSeed, edgeIds, at);
         double t = queryTimes[r];
         for (int j = at; j < at + count; j++) {
@@ -234,6 +266,11 @@ final class ChunkedLayerSampler implements AutoCloseable {
         }
         if (propagatedTimes != null) {
           Arrays.fill(propagatedTimes, at, at + count, t);
+        }
+        if (childKeys != null) {
+          for (int i = 0; i < count; i++) {
+            childKeys[at + i] = keys[r] * fanout + i;
+          }
         }
       }
     }

@@ -37,8 +37,8 @@ public final class RecentNeighborSampler implements NeighborSampler {
   }
 
   @Override
-  public TemporalSample sample(int[] roots, double[] queryTimes, long stream) {
-    return engine.sample(roots, queryTimes, stream);
+  public TemporalSample sample(int[] roots, double[] queryTimes, long stream, int[] rootKeys) {
+    return engine.sample(roots, queryTimes, stream, rootKeys);
   }
 
   @Override

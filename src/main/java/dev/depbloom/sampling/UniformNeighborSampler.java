@@ -9,12 +9,14 @@ import dev.depbloom.data.RandomStreams;
  * (row order), so repeats sit next to each other. A self-loop appears twice in its node's row and
  * is twice as likely as another event.
  *
- * <p>Randomness: the draws of root {@code r} in layer {@code l} of snapshot {@code s} come from the
- * SplitMix64 stream {@link RandomStreams#derive derive}{@code (seed, key("neighbor-sampling"),
- * stream, s, l, r)}; draw {@code k} is {@code lo + floor(m * (z_k >>> 32) / 2^32)} over the {@code
- * m} eligible positions, {@code z_k} the stream's k-th output. So a sample depends only on the
- * seed, the {@code stream} key passed to {@link #sample} and the root's index, never on the thread
- * count or on how roots are cut among threads.
+ * <p>Randomness: the draws of a root with key {@code key} in layer {@code l} of snapshot {@code s}
+ * come from the SplitMix64 stream {@link RandomStreams#derive derive}{@code (seed,
+ * key("neighbor-sampling"), stream, s, l, key)}; draw {@code k} is {@code lo + floor(m * (z_k >>>
+ * 32) / 2^32)} over the {@code m} eligible positions, {@code z_k} the stream's k-th output. A first
+ * layer root's key is its position in the call or the key passed for it; a deeper root's key
+ * follows from its parent's (see {@link NeighborSampler#sample(int[], double[], long, int[])}). So
+ * a sample depends only on the seed, the {@code stream} key passed to {@link #sample} and the
+ * roots' keys, never on the thread count or on how roots are cut among threads.
  *
  * <p>Unlike TGL's sampler, a root with fewer than {@code n} eligible events still gets {@code n}
  * draws (with repeats) rather than each event once, as DESIGN.md section 2 specifies; and the draws
@@ -42,8 +44,8 @@ public final class UniformNeighborSampler implements NeighborSampler {
   }
 
   @Override
-  public TemporalSample sample(int[] roots, double[] queryTimes, long stream) {
-    return engine.sample(roots, queryTimes, stream);
+  public TemporalSample sample(int[] roots, double[] queryTimes, long stream, int[] rootKeys) {
+    return engine.sample(roots, queryTimes, stream, rootKeys);
   }
 
   @Override

@@ -34,6 +34,20 @@ class BatchTest {
   }
 
   @Test
+  void aNegativeGroupKeepsTheEndpointsAndKnowsItsRootsPositionsInTheBatch() {
+    // three events, three negatives each: [src | dst | neg0 | neg1 | neg2]
+    Batch b = Batch.of(events, 4, 0, 3, new int[] {5, 4, 3, 2, 1, 0, 0, 1, 2});
+    Batch group = b.negativeGroup(1, 2);
+    assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 2, 1, 0, 0, 1, 2}, group.roots());
+    assertArrayEquals(new double[] {1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2, 3}, group.rootTimes());
+    assertEquals(4, group.index());
+    assertArrayEquals(
+        new int[] {0, 1, 2, 3, 4, 5, 9, 10, 11, 12, 13, 14}, b.negativeGroupPositions(1, 2));
+    assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8}, b.negativeGroupPositions(0, 1));
+    assertThrows(IllegalArgumentException.class, () -> b.negativeGroup(2, 2));
+  }
+
+  @Test
   void batchBoundsAlignToMultiplesOfTheBatchSizeAsTglDoes() {
     List<int[]> bounds = BatchPlan.bounds(700, 2000, 600);
     assertEquals(3, bounds.size());

@@ -10,6 +10,7 @@ import dev.depbloom.batch.Batch;
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -202,6 +203,129 @@ abstract class NeighborSamplerContract {
           IllegalArgumentException.class,
           () -> sampler.sample(new int[] {1, 2}, new double[] {5}, 0));
     }
+  }
+
+  @Test
+  void samplingGroupsOfRootsUnderTheirKeysEqualsOneCallRootByRoot() {
+    for (SnapshotWindows windows : List.of(SnapshotWindows.NONE, SNAPSHOTS)) {
+      try (NeighborSampler sampler = create(CSR, new int[] {4, 3}, windows, 2)) {
+        for (Queries call : List.of(batchWithNegatives(17, 5), randomQueries())) {
+          int[] keys = new int[call.roots().length];
+          Arrays.setAll(keys, r -> r);
+          TemporalSample whole = sampler.sample(call.roots(), call.rootTimes(), 4, keys);
+          for (int[] group : negativeGroups(100, call.roots().length / 100 - 2, 3)) {
+            TemporalSample part =
+                sampler.sample(
+                    pick(call.roots(), group), pick(call.rootTimes(), group), 4, group.clone());
+            assertEquals(List.of(), mismatchedRoots(whole, group, part), "windows " + windows);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void theThreeArgumentSampleKeysEachRootByItsPosition() {
+    for (SnapshotWindows windows : List.of(SnapshotWindows.NONE, SNAPSHOTS)) {
+      try (NeighborSampler sampler = create(CSR, new int[] {4, 3}, windows, 2)) {
+        Queries call = randomQueries();
+        int[] keys = new int[call.roots().length];
+        Arrays.setAll(keys, r -> r);
+        assertSameSample(
+            sampler.sample(call.roots(), call.rootTimes(), 6),
+            sampler.sample(call.roots(), call.rootTimes(), 6, keys));
+      }
+    }
+  }
+
+  @Test
+  void rejectsRootKeysOfAnotherLength() {
+    try (NeighborSampler sampler = create(CSR, new int[] {4}, SnapshotWindows.NONE, 1)) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> sampler.sample(new int[] {1, 2}, new double[] {5, 6}, 0, new int[] {0}));
+      assertEquals("2 roots but 1 root keys", e.getMessage());
+    }
+  }
+
+  /**
+   * Roots of {@code count} events from {@code 100 * batch} with {@code k} random negatives each,
+   * laid out [src | dst | neg_0 | ... | neg_k-1] as the test pass lays them out.
+   */
+  static Queries batchWithNegatives(int batch, int k) {
+    int start = 100 * batch;
+    int[] negatives = new SplittableRandom(batch).ints(100 * k, 0, EVENTS.nodeCount()).toArray();
+    Batch b = Batch.of(EVENTS, batch, start, start + 100, negatives);
+    return new Queries(batch, b.roots(), b.rootTimes());
+  }
+
+  /**
+   * Root positions of the grouped test pass over {@code b} events with {@code k} negatives each:
+   * group g holds the true endpoints {@code [0, 2b)} and negatives {@code [g * size, (g + 1) *
+   * size)}, the last group fewer.
+   */
+  static List<int[]> negativeGroups(int b, int k, int size) {
+    List<int[]> groups = new ArrayList<>();
+    for (int first = 0; first < k; first += size) {
+      int count = Math.min(size, k - first);
+      int[] positions = new int[(2 + count) * b];
+      for (int p = 0; p < positions.length; p++) {
+        positions[p] = p < 2 * b ? p : (2 + first) * b + (p - 2 * b);
+      }
+      groups.add(positions);
+    }
+    return groups;
+  }
+
+  static int[] pick(int[] values, int[] positions) {
+    return Arrays.stream(positions).map(p -> values[p]).toArray();
+  }
+
+  static double[] pick(double[] values, int[] positions) {
+    return Arrays.stream(positions).mapToDouble(p -> values[p]).toArray();
+  }
+
+  /**
+   * Roots of {@code part} whose samples differ from those of the same root in {@code whole}, in
+   * every layer and snapshot; {@code part}'s root r is {@code whole}'s root {@code positions[r]},
+   * and a deeper layer's root is followed through its parent and its index among the parent's
+   * samples.
+   */
+  static List<String> mismatchedRoots(TemporalSample whole, int[] positions, TemporalSample part) {
+    List<String> out = new ArrayList<>();
+    for (int s = 0; s < whole.snapshotCount(); s++) {
+      int[] wholeRoot = positions;
+      List<SampledLayer> w = whole.snapshots().get(s);
+      List<SampledLayer> p = part.snapshots().get(s);
+      for (int l = 0; l < w.size(); l++) {
+        SampledLayer a = w.get(l);
+        SampledLayer b = p.get(l);
+        int[] next = new int[b.sampleCount()];
+        for (int r = 0; r < b.rootCount(); r++) {
+          int q = wholeRoot[r];
+          int from = a.offsets()[q];
+          int at = b.offsets()[r];
+          boolean same = a.countOf(q) == b.countOf(r);
+          for (int i = 0; same && i < b.countOf(r); i++) {
+            same =
+                a.nodes()[from + i] == b.nodes()[at + i]
+                    && a.edgeIds()[from + i] == b.edgeIds()[at + i]
+                    && a.edgeTimes()[from + i] == b.edgeTimes()[at + i]
+                    && a.timeDeltas()[from + i] == b.timeDeltas()[at + i];
+            next[at + i] = from + i;
+          }
+          if (!same) {
+            out.add("snapshot " + s + ", layer " + l + ", root " + r + " (whole root " + q + ")");
+          }
+        }
+        if (!out.isEmpty()) {
+          return out; // deeper layers of mismatched roots cannot be paired
+        }
+        wholeRoot = next;
+      }
+    }
+    return out;
   }
 
   /** Every batch of {@link #batches} in time order, stream key = batch index; closes sampler. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.RandomStreams;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -90,6 +91,53 @@ class UniformNeighborSamplerTest extends NeighborSamplerContract {
         Arrays.sort(expected);
         int[] actual = Arrays.copyOfRange(layer.edgeIds(), 6 * r, 6 * r + 6);
         assertArrayEquals(expected, actual, "draws of root " + r);
+      }
+    }
+  }
+
+  @Test
+  void keyingRootsByTheirPositionInAGroupGivesOtherNeighborhoodsThanOneCall() {
+    // Why the test pass passes root keys: without them, negatives beyond the first group are
+    // keyed by their position in their group, and draw other neighbors than in one pass.
+    try (NeighborSampler sampler = create(CSR, new int[] {4, 3}, SnapshotWindows.NONE, 2)) {
+      Queries call = batchWithNegatives(17, 5);
+      TemporalSample whole = sampler.sample(call.roots(), call.rootTimes(), 4);
+      int[] second = negativeGroups(100, 5, 3).get(1); // endpoints and negatives 3 and 4
+      TemporalSample byPosition =
+          sampler.sample(pick(call.roots(), second), pick(call.rootTimes(), second), 4);
+      List<String> mismatched = mismatchedRoots(whole, second, byPosition);
+      assertEquals("snapshot 0, layer 0, root 200 (whole root 500)", mismatched.get(0));
+    }
+  }
+
+  @Test
+  void aDeeperRootIsKeyedByItsParentsKeyTimesTheFanoutPlusItsIndex() {
+    long seed = 42;
+    long stream = 3;
+    // node 3 at time 7 has three earlier events, so layer 0 gives it 2 draws; each is a root of
+    // layer 1 queried at its edge time, keyed 5 * 2 + i.
+    try (NeighborSampler sampler = new UniformNeighborSampler(HAND, seed, 2, 6)) {
+      TemporalSample sample =
+          sampler.sample(new int[] {3}, new double[] {7}, stream, new int[] {5});
+      SampledLayer first = sample.layers().get(0);
+      SampledLayer second = sample.layers().get(1);
+      for (int i = 0; i < 2; i++) {
+        int node = first.nodes()[i];
+        int lo = HAND.rowStart(node);
+        long eligible = HAND.firstAtOrAfter(node, first.edgeTimes()[i]) - lo;
+        long key = RandomStreams.key("neighbor-sampling");
+        SplittableRandom random =
+            RandomStreams.stream(seed, key, stream, /* snapshot */ 0, /* layer */ 1, 5 * 2 + i);
+        int[] expected = new int[eligible > 0 ? 6 : 0];
+        for (int k = 0; k < expected.length; k++) {
+          expected[k] = HAND.edgeIds()[lo + (int) (((random.nextLong() >>> 32) * eligible) >>> 32)];
+        }
+        Arrays.sort(expected);
+        int from = second.offsets()[i];
+        assertArrayEquals(
+            expected,
+            Arrays.copyOfRange(second.edgeIds(), from, second.offsets()[i + 1]),
+            "draws of layer-1 root " + i);
       }
     }
   }
