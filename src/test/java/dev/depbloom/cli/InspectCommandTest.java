@@ -143,6 +143,27 @@ class InspectCommandTest {
   }
 
   @Test
+  void positionalColumnsReadAnEdgeListWithClassLabels() throws IOException {
+    Path contacts = DataFiles.fixture("positional/contacts-with-classes.txt");
+    int status =
+        Main.run("inspect", contacts.toString(), "--columns", "src=1,dst=2,time=3", "--json");
+    assertEquals(0, status, stderr());
+    JsonNode json = new ObjectMapper().readTree(stdout());
+    assertEquals(4, json.get("events").asInt());
+    assertEquals(3, json.get("nodes").asInt());
+  }
+
+  @Test
+  void positionZeroIsAnInputErrorNamingTheOption() {
+    Path contacts = DataFiles.fixture("positional/contacts-with-classes.txt");
+    assertEquals(
+        Main.EXIT_INPUT_ERROR,
+        Main.run("inspect", contacts.toString(), "--columns", "src=0,dst=1,time=2"));
+    assertTrue(
+        stderr().startsWith("depbloom: error: --columns src=0: positions count from 1"), stderr());
+  }
+
+  @Test
   void anUnknownFormatNameIsAUsageErrorListingTheNames() {
     assertEquals(2, Main.run("inspect", "x", "--format", "parquet"));
     assertTrue(
