@@ -188,7 +188,7 @@ final class RunSetup {
     Integer edgeDim = data.has("edgeFeatureDim") ? data.get("edgeFeatureDim").asInt() : null;
     EventStream events = loadData(source, options, edgeDim);
     String recorded = data.get("fingerprint").asText();
-    String actual = fingerprint(events);
+    String actual = fingerprint(events.relativeToFirstEvent()); // as the run recorded it
     if (!actual.equals(recorded)) {
       throw new InputException(
           source
