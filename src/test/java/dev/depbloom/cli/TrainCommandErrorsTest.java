@@ -80,7 +80,7 @@ class TrainCommandErrorsTest {
   }
 
   @Test
-  void aModelWhoseAttentionWouldHaveNoInputSaysWhatToGiveIt() throws IOException {
+  void anExplicitZeroTimeWidthOnDataWithoutFeaturesSaysWhatToGiveTheAttention() throws IOException {
     Path csv =
         Files.writeString(dir.resolve("e.csv"), "src,dst,time\n0,1,1\n1,2,2\n2,0,3\n0,2,4\n");
     String err =
@@ -90,6 +90,8 @@ class TrainCommandErrorsTest {
             csv.toString(),
             "--model",
             "dysat",
+            "--set",
+            "gnn.dim_time=0",
             "--threads",
             "1,1",
             "--out",
