@@ -29,11 +29,12 @@ final class LoadOptionsMixin {
       names = "--columns",
       paramLabel = "MAPPING",
       description = {
-        "Header CSV column mapping, e.g. src=source,dst=destination,time=timestamp,features=w+x"
-            + " (feature columns joined by + or ;). Implies --format csv. Without it, well-known"
-            + " names are mapped: src|source|u|user_id, dst|destination|i|item_id,"
-            + " time|timestamp|ts; label|state_label|idx are ignored; other numeric columns"
-            + " become edge features."
+        "Column mapping by header name, e.g. src=source,dst=destination,time=timestamp,features=w+x"
+            + " (feature columns joined by + or ;; implies --format csv), or by 1-based position,"
+            + " e.g. src=1,dst=2,time=3,features=5, for any delimited file with or without"
+            + " header (other columns are ignored). Without it, well-known header names are"
+            + " mapped: src|source|u|user_id, dst|destination|i|item_id, time|timestamp|ts;"
+            + " label|state_label|idx are ignored; other numeric columns become edge features."
       })
   String columns;
 

@@ -13,12 +13,14 @@ import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.ZeroFeatureMatrix;
 import dev.depbloom.model.config.ConfigReader;
+import dev.depbloom.model.config.GnnConfig;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.TrainingRun;
+import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -74,6 +76,30 @@ final class RunSetup {
               + " events are too few to split into training, validation and test");
     }
     return events;
+  }
+
+  /**
+   * A model whose attention would have nothing to attend over on these events (no memory, no node
+   * or edge features, no time encoding: DySAT on a bare edge list) gets a time encoding of the
+   * default width, said in one line on {@code err}. The choice is part of the returned config, so
+   * config.yml records it and {@code --resume} and {@code evaluate} rebuild the same model. When
+   * the user set the width ({@code timeWidthGiven}), it stays and building the model explains.
+   */
+  static ModelConfig withAttentionInput(
+      ModelConfig config, EventStream events, boolean timeWidthGiven, PrintWriter err) {
+    int nodeDim = events.nodeFeatures().dim();
+    int edgeDim = events.edgeFeatures().dim();
+    if (timeWidthGiven || !config.attentionHasNoInput(nodeDim, edgeDim)) {
+      return config;
+    }
+    int width = GnnConfig.DEFAULT_DIM_TIME;
+    err.printf(
+        "depbloom: note: %s: the data has no node or edge features, so attention gets a time"
+            + " encoding (gnn.dim_time=%d, kept in config.yml); choose with --set gnn.dim_time=W"
+            + " or give stand-in features with --edge-feature-dim W%n",
+        config.name(), width);
+    err.flush();
+    return config.withGnn(config.gnn().withDimTime(width));
   }
 
   /**
@@ -207,7 +233,7 @@ final class RunSetup {
     Integer edgeDim = data.has("edgeFeatureDim") ? data.get("edgeFeatureDim").asInt() : null;
     EventStream events = loadData(source, options, edgeDim);
     String recorded = data.get("fingerprint").asText();
-    String actual = fingerprint(events);
+    String actual = fingerprint(events.relativeToFirstEvent()); // as the run recorded it
     if (!actual.equals(recorded)) {
       throw new InputException(
           source

@@ -80,7 +80,9 @@ final class TrainBenchCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
-    ModelConfig config = ModelZoo.config(model, overrides);
+    ModelConfig config =
+        RunSetup.withAttentionInput(
+            ModelZoo.config(model, overrides), events, overrides.containsKey("gnn.dim_time"), err);
     int cores = Runtime.getRuntime().availableProcessors();
     ThreadBudget budget = RunSetup.threadBudget(threads, null, cores).chosen();
     TrainingRun run = new TrainingRun(events, data, Split.of(events), config, 0, budget, cores);

@@ -193,7 +193,9 @@ final class TrainCommand implements Callable<Integer> {
     }
     LoadOptions options = load.toLoadOptions(err);
     EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
-    ModelConfig cfg = resolveConfig();
+    ModelConfig cfg =
+        RunSetup.withAttentionInput(
+            resolveConfig(), events, config != null || overrides.containsKey("gnn.dim_time"), err);
     int cores = Runtime.getRuntime().availableProcessors();
     ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, workers, cores);
     ThreadBudget budget = threadChoice.chosen();

@@ -23,6 +23,14 @@ public final class EventLoader {
     if (!Files.exists(path)) {
       throw new InputException(path + ": no such file or directory");
     }
+    if (options.columns() != null && options.columns().byPosition()) {
+      checkColumnsApply(options.format(), options);
+      try (CountingLineReader lines = TextLines.open(path)) {
+        return PositionalColumnsLoader.load(lines, options);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
     DataFormat format = resolveFormat(path, options);
     return switch (format) {
       case TGL -> TglDirectoryLoader.load(path, options);
@@ -53,6 +61,10 @@ public final class EventLoader {
    */
   public static EventStream load(InputStream in, String source, LoadOptions options) {
     InputStream text = TextLines.decompress(in, source);
+    if (options.columns() != null && options.columns().byPosition()) {
+      checkColumnsApply(options.format(), options);
+      return PositionalColumnsLoader.load(new CountingLineReader(text, source), options);
+    }
     DataFormat format = options.format();
     if (format == null) {
       format =
@@ -95,10 +107,26 @@ public final class EventLoader {
     return format;
   }
 
+  /**
+   * Column names need a header CSV; positions need delimited rows (csv, snap, snap-signed or a
+   * format left to detect, {@code format} null).
+   */
   private static void checkColumnsApply(DataFormat format, LoadOptions options) {
-    if (options.columns() != null && format != DataFormat.CSV) {
+    ColumnMapping columns = options.columns();
+    if (columns == null || format == null || format == DataFormat.CSV) {
+      return;
+    }
+    if (!columns.byPosition()) {
       throw new InputException(
-          "--columns applies to header CSV files (--format csv), not to "
+          "--columns with header names applies to header CSV files (--format csv), not to "
+              + FormatDetector.formatName(format)
+              + "; for a file without a header give the columns by 1-based position, e.g."
+              + " --columns src=1,dst=2,time=3");
+    }
+    if (format != DataFormat.SNAP && format != DataFormat.SNAP_SIGNED) {
+      throw new InputException(
+          "--columns by position applies to delimited rows (--format csv, snap or"
+              + " snap-signed), not to "
               + FormatDetector.formatName(format));
     }
   }

@@ -18,7 +18,9 @@ import java.util.stream.Collectors;
  * directory with one) beside {@code ml_X.npy} is DyGLib; otherwise the first line that is neither
  * blank nor a {@code #} comment decides: TGL's, DyGLib's or JODIE's header, any other header (a
  * non-numeric field) is a header CSV, numbers separated by whitespace are SNAP, four
- * comma-separated numbers are SNAP signed. Anything else asks for {@code --format}.
+ * comma-separated numbers are SNAP signed. A line that starts with three numbers and has a column
+ * of text is a header-less row no format reads: it asks for positional {@code --columns}. Anything
+ * else asks for {@code --format}.
  */
 final class FormatDetector {
   /** Enough of a file's start to see its first lines. */
@@ -106,6 +108,7 @@ final class FormatDetector {
       allNumbers &= fields.isFiniteNumber(f);
     }
     if (commaFields > 1 && !allNumbers) {
+      checkNotRowWithText(fields, commaFields, "comma");
       return DataFormat.CSV;
     }
     if (commaFields == 4) {
@@ -121,6 +124,7 @@ final class FormatDetector {
               + " comma-separated numbers and no header");
     }
     int words = fields.splitOnWhitespace();
+    checkNotRowWithText(fields, words, "whitespace");
     boolean numeric = words >= 3;
     for (int f = 0; f < words && numeric; f++) {
       numeric = fields.isFiniteNumber(f);
@@ -134,6 +138,36 @@ final class FormatDetector {
             + lines.lineNumber()
             + " is neither a known header nor"
             + " whitespace-separated numbers \"src dst time\"");
+  }
+
+  /**
+   * A line that starts with three numbers (src, dst, time) is a row, not a header; when a later
+   * column holds text (a class label, a name) the edge-list formats cannot read it, and positional
+   * {@code --columns} can.
+   */
+  private static void checkNotRowWithText(LineFields fields, int count, String delimiter) {
+    if (count < 4) {
+      return;
+    }
+    for (int f = 0; f < 3; f++) {
+      if (!fields.isFiniteNumber(f)) {
+        return;
+      }
+    }
+    for (int f = 3; f < count; f++) {
+      if (!fields.isNumberLiteral(f)) {
+        throw fields.error(
+            "column "
+                + (f + 1)
+                + " holds \""
+                + fields.text(f)
+                + "\", not a number, in a row of "
+                + delimiter
+                + "-separated values without header; to read src, dst and time and skip"
+                + " such columns, give the columns by 1-based position, e.g."
+                + " --columns src=1,dst=2,time=3");
+      }
+    }
   }
 
   static InputException unknown(String source, String reason) {

@@ -47,6 +47,18 @@ final class HeaderlessEdgeListLoader {
                 + n);
       }
       for (int j = 3; j < width; j++) {
+        if (!fields.isNumberLiteral(j)) {
+          throw fields.error(
+              "column "
+                  + (j + 1)
+                  + " (weight "
+                  + (j - 2)
+                  + ") holds \""
+                  + fields.text(j)
+                  + "\", not a number; to read src, dst and time and skip columns that are not"
+                  + " numbers, give the columns by 1-based position, e.g."
+                  + " --columns src=1,dst=2,time=3");
+        }
         row[j - 3] = fields.featureValue(j, "weight " + (j - 2));
       }
       events.add(
@@ -78,7 +90,13 @@ final class HeaderlessEdgeListLoader {
       }
       int n = fields.splitOn((byte) ',');
       if (n != 4) {
-        throw fields.error("expected 4 comma-separated columns " + expected + ", found " + n);
+        throw fields.error(
+            "expected 4 comma-separated columns "
+                + expected
+                + ", found "
+                + n
+                + "; for another layout give the columns by 1-based position, e.g."
+                + " --columns src=1,dst=2,time=4");
       }
       rating[0] = fields.featureValue(2, "rating");
       events.add(

@@ -66,7 +66,7 @@ public final class TemporalGnn extends Module {
     LayerNormImpl norm = null;
     JodieTimeProjection proj = null;
     if (gnn.arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION) {
-      if (inputDim + edgeFeatureDim + gnn.dimTime() == 0) {
+      if (config.attentionHasNoInput(nodeFeatureDim, edgeFeatureDim)) {
         throw new ConfigException(
             "model "
                 + config.name()

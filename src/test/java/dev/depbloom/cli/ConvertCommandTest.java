@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFiles;
 import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.LoadOptions;
@@ -14,6 +15,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -62,6 +64,20 @@ class ConvertCommandTest {
   @ParameterizedTest
   @ValueSource(
       strings = {
+        "wikipedia-head300.csv",
+        "CollegeMsg-head300.txt",
+        "soc-sign-bitcoinotc-head300.csv",
+        "USLegis-head300.csv",
+        "lastfm_head40.csv"
+      })
+  void everyLoadersOutputConvertsAndLoadsBackIdentical(String file) throws IOException {
+    convertsAndLoadsBackIdentical(DataFiles.fixture("cuts/" + file));
+  }
+
+  @ParameterizedTest
+  @Tag("shared-data")
+  @ValueSource(
+      strings = {
         "wikipedia.csv.gz",
         "email-Eu-core-temporal.txt.gz",
         "CollegeMsg.txt.gz",
@@ -69,8 +85,11 @@ class ConvertCommandTest {
         "USLegis.csv.gz",
         "lastfm_head40.csv"
       })
-  void everyLoadersOutputConvertsAndLoadsBackIdentical(String file) throws IOException {
-    Path in = Path.of(System.getProperty("depbloom.sharedData"), file);
+  void everySharedDataSetConvertsAndLoadsBackIdentical(String file) throws IOException {
+    convertsAndLoadsBackIdentical(DataFiles.shared(file));
+  }
+
+  private void convertsAndLoadsBackIdentical(Path in) throws IOException {
     Path out = dir.resolve("store");
     StringWriter err = new StringWriter();
     CommandLine cl = Main.commandLine().setErr(new PrintWriter(err, true));
@@ -86,7 +105,8 @@ class ConvertCommandTest {
     assertEquals(direct.edgeFeatures().dim(), stored.edgeFeatures().dim());
     float[] a = new float[direct.edgeFeatures().dim()];
     float[] b = new float[a.length];
-    for (int e = 0; e < direct.eventCount(); e += 997) {
+    int step = Math.max(1, direct.eventCount() / 300);
+    for (int e = 0; e < direct.eventCount(); e += step) {
       direct.edgeFeatures().copyRow(e, a, 0);
       stored.edgeFeatures().copyRow(e, b, 0);
       assertArrayEquals(a, b, "edge features of event " + e);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.data.DataFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,15 +47,29 @@ class InspectCommandTest {
     return err.toString(StandardCharsets.UTF_8);
   }
 
-  private static Path shared(String name) {
-    String folder = System.getProperty("depbloom.sharedData");
-    assertTrue(folder != null, "system property depbloom.sharedData is not set");
-    return Path.of(folder, name);
+  @Test
+  void jsonOutputIsOneObjectWithTheCountsOfTheFile() throws IOException {
+    Path cut = DataFiles.fixture("cuts/wikipedia-head300.csv");
+    int status = Main.run("inspect", cut.toString(), "--json");
+    assertEquals(0, status, stderr());
+    String text = stdout().trim();
+    assertEquals(1, text.lines().count(), text);
+    JsonNode json = new ObjectMapper().readTree(text);
+    assertEquals(300, json.get("events").asInt());
+    assertEquals(139, json.get("nodes").asInt()); // 73 users + 66 pages in the first 300 rows
+    assertTrue(json.get("bipartite").asBoolean());
+    assertEquals(0, json.get("edgeFeatureDim").asInt());
+    assertEquals(0.0, json.get("timeMin").asDouble());
+    assertEquals(6_935.0, json.get("timeMax").asDouble());
+    assertEquals(0, json.get("outOfOrder").asInt());
+    assertEquals(210, json.get("trainEvents").asInt()); // (int) (300 * 0.70)
+    assertEquals("", stderr());
   }
 
   @Test
+  @Tag("shared-data")
   void jsonOutputIsOneObjectWithTheWikipediaCounts() throws IOException {
-    int status = Main.run("inspect", shared("wikipedia.csv.gz").toString(), "--json");
+    int status = Main.run("inspect", DataFiles.shared("wikipedia.csv.gz").toString(), "--json");
     assertEquals(0, status, stderr());
     String text = stdout().trim();
     assertEquals(1, text.lines().count(), text);
@@ -124,6 +140,27 @@ class InspectCommandTest {
             "--json");
     assertEquals(0, status, stderr());
     assertEquals(1, new ObjectMapper().readTree(stdout()).get("edgeFeatureDim").asInt());
+  }
+
+  @Test
+  void positionalColumnsReadAnEdgeListWithClassLabels() throws IOException {
+    Path contacts = DataFiles.fixture("positional/contacts-with-classes.txt");
+    int status =
+        Main.run("inspect", contacts.toString(), "--columns", "src=1,dst=2,time=3", "--json");
+    assertEquals(0, status, stderr());
+    JsonNode json = new ObjectMapper().readTree(stdout());
+    assertEquals(4, json.get("events").asInt());
+    assertEquals(3, json.get("nodes").asInt());
+  }
+
+  @Test
+  void positionZeroIsAnInputErrorNamingTheOption() {
+    Path contacts = DataFiles.fixture("positional/contacts-with-classes.txt");
+    assertEquals(
+        Main.EXIT_INPUT_ERROR,
+        Main.run("inspect", contacts.toString(), "--columns", "src=0,dst=1,time=2"));
+    assertTrue(
+        stderr().startsWith("depbloom: error: --columns src=0: positions count from 1"), stderr());
   }
 
   @Test

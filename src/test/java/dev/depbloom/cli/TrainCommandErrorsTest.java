@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -54,8 +55,7 @@ class TrainCommandErrorsTest {
 
   @Test
   void standInFeaturesAreRefusedForDataThatHasFeatures() {
-    String bitcoin =
-        Path.of(System.getProperty("depbloom.sharedData"), "soc-sign-bitcoinotc.csv.gz").toString();
+    String bitcoin = DataFiles.fixture("cuts/soc-sign-bitcoinotc-head300.csv").toString();
     String err = fails("train", "--data", bitcoin, "--edge-feature-dim", "5", "--out", out());
     assertTrue(err.contains("already has edge features of width 1"), err);
   }
@@ -80,7 +80,7 @@ class TrainCommandErrorsTest {
   }
 
   @Test
-  void aModelWhoseAttentionWouldHaveNoInputSaysWhatToGiveIt() throws IOException {
+  void anExplicitZeroTimeWidthOnDataWithoutFeaturesSaysWhatToGiveTheAttention() throws IOException {
     Path csv =
         Files.writeString(dir.resolve("e.csv"), "src,dst,time\n0,1,1\n1,2,2\n2,0,3\n0,2,4\n");
     String err =
@@ -90,6 +90,8 @@ class TrainCommandErrorsTest {
             csv.toString(),
             "--model",
             "dysat",
+            "--set",
+            "gnn.dim_time=0",
             "--threads",
             "1,1",
             "--out",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.TinyStreams;
+import dev.depbloom.data.DataFiles;
 import dev.depbloom.data.EventStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -148,6 +149,33 @@ class TrainResumeTest {
     for (String key : List.of("testAp", "testAuc", "testMrr", "testNewNodeAp")) {
       assertEquals(trained.get(key), evaluated.get(key), key);
     }
+  }
+
+  @Test
+  void evaluatingARunOnDataThatDoesNotStartAtTimeZeroFindsItsEvents() throws Exception {
+    Path run = dir.resolve("run");
+    JsonNode trained =
+        runInProcess(
+            List.of(
+                "train",
+                "--data",
+                DataFiles.fixture("cuts/CollegeMsg-head300.txt").toString(), // from 1082040961
+                "--model",
+                "jodie",
+                "--epochs",
+                "1",
+                "--batch-size",
+                "100",
+                "--eval-negatives",
+                "2",
+                "--threads",
+                "1,1",
+                "--quiet",
+                "--json",
+                "--out",
+                run.toString()));
+    JsonNode evaluated = runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
+    assertEquals(trained.get("testAp"), evaluated.get("testAp"));
   }
 
   private static int lastEpoch(Path state) {

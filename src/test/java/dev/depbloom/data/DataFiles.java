@@ -25,7 +25,10 @@ public final class DataFiles {
     }
   }
 
-  /** The shared real data folder; fails (never skips) when the build did not say where it is. */
+  /**
+   * A file of the shared real data folder, for tests tagged {@code shared-data} (the build runs
+   * them when {@code ../shared/data} exists); fails, never skips, when the file is missing.
+   */
   public static Path shared(String name) {
     String folder = System.getProperty("depbloom.sharedData");
     assertNotNull(folder, "system property depbloom.sharedData is not set (surefire sets it)");

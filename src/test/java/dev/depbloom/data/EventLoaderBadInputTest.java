@@ -211,7 +211,9 @@ class EventLoaderBadInputTest {
             .withFormat(DataFormat.SNAP)
             .withColumns(ColumnMapping.parse("src=a,dst=b,time=c"));
     assertEquals(
-        "--columns applies to header CSV files (--format csv), not to snap",
+        "--columns with header names applies to header CSV files (--format csv), not to snap;"
+            + " for a file without a header give the columns by 1-based position, e.g."
+            + " --columns src=1,dst=2,time=3",
         failure(file, options));
   }
 }

@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every file of the shared real data loads with the counts its README gives (the folder comes from
- * the system property {@code depbloom.sharedData}; a missing folder fails the test).
+ * Every file of the shared real data loads with the counts its README gives. Tagged {@code
+ * shared-data}: the build runs it when {@code ../shared/data} exists (the folder comes from the
+ * system property {@code depbloom.sharedData}; a missing file then fails the test).
  */
+@Tag("shared-data")
 class SharedDataLoadTest {
   private static EventStream load(String name) {
     return EventLoader.load(shared(name), LoadOptions.defaults());

@@ -13,7 +13,9 @@ import java.util.zip.ZipException;
 /**
  * Reads a text file line by line as byte slices of one reusable buffer, counting 1-based line
  * numbers, so a parser can name the line of every mistake without allocating a String per line.
- * Line ends are {@code \n} or {@code \r\n}; the last line may lack one.
+ * Line ends are {@code \n} or {@code \r\n}; the last line may lack one. A UTF-8 byte-order mark at
+ * the start of the input (spreadsheet programs write one) is not part of the first line; this is
+ * the one place every text format and the format detection skip it.
  *
  * <p>Read failures become {@link DataFormatException}s naming the source and the last line read; a
  * truncated or corrupt gzip stream says so.
@@ -21,6 +23,8 @@ import java.util.zip.ZipException;
 public final class CountingLineReader implements Closeable {
   /** A longer line is not a text line of any format we read (e.g. a binary file). */
   public static final int MAX_LINE_BYTES = 1 << 26;
+
+  private static final byte[] UTF8_BYTE_ORDER_MARK = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 
   private final InputStream in;
   private final String source;
@@ -99,10 +103,25 @@ public final class CountingLineReader implements Closeable {
 
   private void takeLine(int terminator, int nextPosition) {
     lineStart = position;
+    if (lineNumber == 0 && startsWithByteOrderMark(terminator)) {
+      lineStart += UTF8_BYTE_ORDER_MARK.length;
+    }
     lineEnd =
         terminator > lineStart && buffer[terminator - 1] == '\r' ? terminator - 1 : terminator;
     position = nextPosition;
     lineNumber++;
+  }
+
+  private boolean startsWithByteOrderMark(int lineLimit) {
+    if (lineLimit - lineStart < UTF8_BYTE_ORDER_MARK.length) {
+      return false;
+    }
+    for (int i = 0; i < UTF8_BYTE_ORDER_MARK.length; i++) {
+      if (buffer[lineStart + i] != UTF8_BYTE_ORDER_MARK[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Moves the unread bytes to the front, grows the buffer if they fill it, and reads more. */

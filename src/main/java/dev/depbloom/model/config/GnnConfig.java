@@ -20,6 +20,9 @@ public record GnnConfig(
     TimeTransform timeTransform,
     Combine combine) {
 
+  /** The time encoding's width when a config does not give one (TGL's). */
+  public static final int DEFAULT_DIM_TIME = 100;
+
   /** Embedding architecture. */
   public enum Arch {
     TRANSFORMER_ATTENTION,
@@ -43,7 +46,7 @@ public record GnnConfig(
     Arch arch = r.choice("arch", Arch.class, Arch.TRANSFORMER_ATTENTION);
     int layers = r.positiveInt("layer", 1);
     int heads = r.positiveInt("att_head", 2);
-    int dimTime = r.nonNegativeInt("dim_time", 100);
+    int dimTime = r.nonNegativeInt("dim_time", DEFAULT_DIM_TIME);
     int dimOut = r.positiveInt("dim_out", memoryDim > 0 ? memoryDim : 100);
     TimeTransform tt = r.choice("time_transform", TimeTransform.class, TimeTransform.NONE);
     Combine combine = r.choice("combine", Combine.class, Combine.NONE);
@@ -57,5 +60,10 @@ public record GnnConfig(
       throw r.error("att_head", heads + " heads do not divide dim_out " + dimOut);
     }
     return new GnnConfig(arch, layers, heads, dimTime, dimOut, tt, combine);
+  }
+
+  /** This section with a time encoding of width {@code width}. */
+  public GnnConfig withDimTime(int width) {
+    return new GnnConfig(arch, layers, attentionHeads, width, dimOut, timeTransform, combine);
   }
 }

@@ -13,6 +13,22 @@ public record ModelConfig(
     TrainConfig train,
     ScheduleConfig schedule) {
 
+  /**
+   * True when the first attention layer would have nothing to attend over on data with these
+   * feature widths: no memory, no node or edge features and no time encoding (DySAT on a bare edge
+   * list).
+   */
+  public boolean attentionHasNoInput(int nodeFeatureDim, int edgeFeatureDim) {
+    int nodeInput = memory.enabled() ? memory.dim() : nodeFeatureDim;
+    return gnn.arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION
+        && nodeInput + edgeFeatureDim + gnn.dimTime() == 0;
+  }
+
+  /** This config with another {@code gnn} section. */
+  public ModelConfig withGnn(GnnConfig value) {
+    return new ModelConfig(name, sampling, memory, value, train, schedule);
+  }
+
   /** Cross-section rules, checked once all sections are read. */
   void validate(String source) {
     if (gnn.arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION && sampling.layers() != gnn.layers()) {

@@ -37,6 +37,17 @@ class CountingLineReaderTest {
   }
 
   @Test
+  void aByteOrderMarkAtTheStartIsNotPartOfTheFirstLine() {
+    assertEquals(List.of("1:a,b", "2:c"), lines(reader("\uFEFFa,b\r\nc\r\n")));
+    assertEquals(List.of("1:", "2:x"), lines(reader("\uFEFF\nx")));
+  }
+
+  @Test
+  void aByteOrderMarkAfterTheStartIsKept() {
+    assertEquals(List.of("1:a", "2:\uFEFFb"), lines(reader("a\n\uFEFFb")));
+  }
+
+  @Test
   void aLastLineWithoutNewlineIsStillALine() {
     assertEquals(List.of("1:x", "2:y"), lines(reader("x\ny")));
   }
