@@ -3,20 +3,21 @@ package dev.depbloom.batch;
 import dev.depbloom.data.EventStream;
 
 /**
- * A batch of consecutive events {@code [start, end)} and its roots, laid out {@code [src | dst |
- * neg_1 | ... | neg_k]} (TGL's layout): root {@code i < B} is the source of event {@code start +
- * i}, root {@code B + i} its destination, root {@code (1 + j) B + i} its j-th negative destination;
- * all are queried at the event's time. Training uses one negative per event; a memory-only replay
- * none.
+ * A batch of events in time order and its roots, laid out {@code [src | dst | neg_1 | ... | neg_k]}
+ * (TGL's layout): root {@code i < B} is the source of event {@code events[i]}, root {@code B + i}
+ * its destination, root {@code (1 + j) B + i} its j-th negative destination; all are queried at the
+ * event's time. Most batches are consecutive events; a sub-chain's micro-batch (DepBloom) is not.
+ * Training uses one negative per event; a memory-only replay none.
  *
  * @param index position of the batch in its plan
+ * @param events {@code [B]} stream indices of the events, increasing
  * @param roots {@code [(2 + k) B]} node ids
  * @param rootTimes {@code [(2 + k) B]} query times
  */
-public record Batch(int index, int start, int end, int[] roots, double[] rootTimes) {
+public record Batch(int index, int[] events, int[] roots, double[] rootTimes) {
   public Batch {
-    int b = end - start;
-    if (b <= 0
+    int b = events.length;
+    if (b == 0
         || roots.length < 2 * b
         || roots.length % b != 0
         || rootTimes.length != roots.length) {
@@ -30,25 +31,54 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
    * negative-major ({@code negatives[j * B + i]} is negative j of event i).
    */
   public static Batch of(EventStream events, int index, int start, int end, int[] negatives) {
-    int b = end - start;
-    if (negatives.length % b != 0) {
+    if (end <= start) {
+      throw new IllegalArgumentException("empty batch [" + start + ", " + end + ")");
+    }
+    int[] ids = new int[end - start];
+    java.util.Arrays.setAll(ids, i -> start + i);
+    return ofEvents(events, index, ids, negatives);
+  }
+
+  /**
+   * Builds the roots of the events {@code eventIds} (increasing stream indices); {@code negatives}
+   * as for {@link #of}.
+   */
+  public static Batch ofEvents(EventStream events, int index, int[] eventIds, int[] negatives) {
+    int b = eventIds.length;
+    if (b == 0 || negatives.length % b != 0) {
       throw new IllegalArgumentException("a whole number of negatives per event expected");
     }
     int width = 2 * b + negatives.length;
     int[] roots = new int[width];
     double[] times = new double[width];
-    System.arraycopy(events.sources(), start, roots, 0, b);
-    System.arraycopy(events.destinations(), start, roots, b, b);
-    System.arraycopy(negatives, 0, roots, 2 * b, negatives.length);
-    for (int k = 0; k < width / b; k++) {
-      System.arraycopy(events.times(), start, times, k * b, b);
+    int[] src = events.sources();
+    int[] dst = events.destinations();
+    double[] t = events.times();
+    for (int i = 0; i < b; i++) {
+      int e = eventIds[i];
+      roots[i] = src[e];
+      roots[b + i] = dst[e];
+      for (int k = 0; k < width / b; k++) {
+        times[k * b + i] = t[e];
+      }
     }
-    return new Batch(index, start, end, roots, times);
+    System.arraycopy(negatives, 0, roots, 2 * b, negatives.length);
+    return new Batch(index, eventIds.clone(), roots, times);
   }
 
   /** Number of events B. */
   public int size() {
-    return end - start;
+    return events.length;
+  }
+
+  /** The stream index of the batch's first event. */
+  public int start() {
+    return events[0];
+  }
+
+  /** The stream index of event {@code i} of the batch. */
+  public int event(int i) {
+    return events[i];
   }
 
   /** Negatives per event, k. */
@@ -69,7 +99,7 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
       r[p] = roots[positions[p]];
       t[p] = rootTimes[positions[p]];
     }
-    return new Batch(index, start, end, r, t);
+    return new Batch(index, events, r, t);
   }
 
   /**
@@ -91,8 +121,8 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
   }
 
   /**
-   * The events {@code [start + from, start + to)} of this batch with their own roots (sources,
-   * destinations and negatives, in the same layout); the index stays this batch's.
+   * Events {@code [from, to)} of this batch with their own roots (sources, destinations and
+   * negatives, in the same layout); the index stays this batch's.
    */
   public Batch slice(int from, int to) {
     int b = size();
@@ -107,6 +137,6 @@ public record Batch(int index, int start, int end, int[] roots, double[] rootTim
       System.arraycopy(roots, k * b + from, r, k * n, n);
       System.arraycopy(rootTimes, k * b + from, t, k * n, n);
     }
-    return new Batch(index, start + from, start + to, r, t);
+    return new Batch(index, java.util.Arrays.copyOfRange(events, from, to), r, t);
   }
 }

@@ -68,7 +68,11 @@ public final class SamplerBenchmark {
   }
 
   public int trainEvents() {
-    return batches.isEmpty() ? 0 : batches.get(batches.size() - 1).end();
+    if (batches.isEmpty()) {
+      return 0;
+    }
+    Batch last = batches.get(batches.size() - 1);
+    return last.event(last.size() - 1) + 1;
   }
 
   /** TGN's workload: 1 layer, 10 most recent. */

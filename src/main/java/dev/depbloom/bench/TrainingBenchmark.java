@@ -1,7 +1,6 @@
 package dev.depbloom.bench;
 
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
@@ -63,7 +62,7 @@ public final class TrainingBenchmark {
   public static Result run(TrainingRun run, int warmup, int steps, int rssEvery) {
     Schedule schedule =
         Schedules.of(
-            run.config().schedule(), run.split().trainEnd(), run.config().train().batchSize());
+            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
     try (TrainingSession session = new TrainingSession(run);
         RoundRunner runner =
             new RoundRunner(
@@ -71,7 +70,7 @@ public final class TrainingBenchmark {
                 schedule,
                 run.threads().workers(),
                 new InProcessCollective(),
-                new LastWinsCommit())) {
+                RoundRunner.commitPolicy(schedule))) {
       session.replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
       List<RoundPlan> rounds = List.of();
@@ -89,7 +88,7 @@ public final class TrainingBenchmark {
           t0 = System.nanoTime();
         }
         RoundPlan round = rounds.get(r);
-        runner.run(round, epoch);
+        runner.run(round, r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch);
         if (i >= warmup) {
           events += round.events();
           int done = i - warmup + 1;

@@ -15,6 +15,8 @@ import dev.depbloom.data.ZeroFeatureMatrix;
 import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.GnnConfig;
 import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.model.config.ScheduleConfig;
+import dev.depbloom.schedule.Schedules;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
@@ -100,6 +102,36 @@ final class RunSetup {
         config.name(), width);
     err.flush();
     return config.withGnn(config.gnn().withDimTime(width));
+  }
+
+  /**
+   * The config with a {@code depbloom} schedule's unset parameters chosen by the dependency profile
+   * of the training events (window, partitioner, chains, micro-batches), said in one line on {@code
+   * err} with the profile's reason; other configs as they are. Runs before any output is written,
+   * so config.yml records the choice.
+   */
+  static ModelConfig withResolvedSchedule(
+      ModelConfig config, EventStream events, Split split, PrintWriter err) {
+    if (!config.schedule().needsProfile()) {
+      return config;
+    }
+    Schedules.Resolution r =
+        Schedules.resolve(config.schedule(), events, split, config.train().batchSize());
+    ScheduleConfig s = r.config();
+    err.printf(
+        "depbloom: note: schedule depbloom on %d devices: window %,d, %s partitioner, %d chains x"
+            + " %d micro-batches%s (kept in config.yml; set schedule.window, .partitioner, .chains"
+            + " or .micro_batches to choose)%n",
+        s.devices(),
+        s.window(),
+        s.partitioner(),
+        s.chains(),
+        s.microBatches(),
+        r.recommendation() != null
+            ? ", from the dependency profile: " + r.recommendation().reason()
+            : "");
+    err.flush();
+    return config.withSchedule(s);
   }
 
   /**

@@ -80,12 +80,20 @@ final class TrainBenchCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
+    Split split = Split.of(events);
     ModelConfig config =
-        RunSetup.withAttentionInput(
-            ModelZoo.config(model, overrides), events, overrides.containsKey("gnn.dim_time"), err);
+        RunSetup.withResolvedSchedule(
+            RunSetup.withAttentionInput(
+                ModelZoo.config(model, overrides),
+                events,
+                overrides.containsKey("gnn.dim_time"),
+                err),
+            events,
+            split,
+            err);
     int cores = Runtime.getRuntime().availableProcessors();
     ThreadBudget budget = RunSetup.threadBudget(threads, null, cores).chosen();
-    TrainingRun run = new TrainingRun(events, data, Split.of(events), config, 0, budget, cores);
+    TrainingRun run = new TrainingRun(events, data, split, config, 0, budget, cores);
     TrainingBenchmark.Result r = TrainingBenchmark.run(run, warmup, steps, rssEvery);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

@@ -43,7 +43,8 @@ import picocli.CommandLine.Option;
           + " to its output folder.",
       "",
       "Schedules spread training over logical devices (--schedule, --devices): sequential (one"
-          + " device, TGL) or disttgl (DistTGL's mini-batch and memory parallelism). A schedule's"
+          + " device, TGL), disttgl (DistTGL's mini-batch and memory parallelism) or depbloom"
+          + " (temporal windows, sub-chains, refined micro-batches, critical path). A schedule's"
           + " accuracy depends on its devices, not on the workers (--workers) that run them.",
       "",
       "With no arguments: TGN on the embedded Wikipedia data set.",
@@ -108,10 +109,13 @@ final class TrainCommand implements Callable<Integer> {
       names = "--schedule",
       paramLabel = "NAME",
       description =
-          "sequential (default; one device, TGL's semantics) or disttgl (DistTGL: i batches per"
+          "sequential (default; one device, TGL's semantics), disttgl (DistTGL: i batches per"
               + " round per memory group, k memory groups; schedule.minibatch_parallelism,"
-              + " schedule.memory_parallelism; learning rate scaled by the devices unless"
-              + " schedule.scale_lr=false).")
+              + " schedule.memory_parallelism) or depbloom (temporal windows cut into sub-chains,"
+              + " micro-batches with memory refinement, hot rows first; schedule.window,"
+              + " .partitioner, .chains, .micro_batches, .refine, .critical_path; unset ones come"
+              + " from the dependency profile). The learning rate is scaled by the devices unless"
+              + " schedule.scale_lr=false.")
   String schedule;
 
   @Option(
@@ -193,9 +197,17 @@ final class TrainCommand implements Callable<Integer> {
     }
     LoadOptions options = load.toLoadOptions(err);
     EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
+    Split split = Split.of(events);
     ModelConfig cfg =
-        RunSetup.withAttentionInput(
-            resolveConfig(), events, config != null || overrides.containsKey("gnn.dim_time"), err);
+        RunSetup.withResolvedSchedule(
+            RunSetup.withAttentionInput(
+                resolveConfig(),
+                events,
+                config != null || overrides.containsKey("gnn.dim_time"),
+                err),
+            events,
+            split,
+            err);
     int cores = Runtime.getRuntime().availableProcessors();
     ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, workers, cores);
     ThreadBudget budget = threadChoice.chosen();
@@ -205,7 +217,7 @@ final class TrainCommand implements Callable<Integer> {
         new TrainingRun(
             events,
             data == null ? RunSetup.EMBEDDED : data,
-            Split.of(events),
+            split,
             cfg,
             seed,
             budget,

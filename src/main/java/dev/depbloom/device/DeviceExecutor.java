@@ -34,8 +34,17 @@ public final class DeviceExecutor implements AutoCloseable {
    * order, and how long the coordinator waited for the other workers after its own tasks.
    */
   public <T> WorkerPool.Results<T> run(int n, IntFunction<T> task) {
+    return run(n, task, () -> {});
+  }
+
+  /**
+   * As {@link #run(int, IntFunction)}, with {@code first} run by the coordinating thread before its
+   * own tasks, while the other workers already run theirs (e.g. planning the next round).
+   */
+  public <T> WorkerPool.Results<T> run(int n, IntFunction<T> task, Runnable first) {
     int active = Math.min(workers, n);
     if (active <= 1) {
+      first.run();
       List<T> values = new ArrayList<>(n);
       for (int t = 0; t < n; t++) {
         values.add(task.apply(t));
@@ -46,6 +55,9 @@ public final class DeviceExecutor implements AutoCloseable {
         pool.runAll(
             active,
             w -> {
+              if (w == 0) {
+                first.run();
+              }
               List<T> mine = new ArrayList<>();
               for (int t = w; t < n; t += workers) {
                 mine.add(task.apply(t));

@@ -14,6 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * #announce}); until it is committed, a reader of any of its rows waits ({@link #awaitReadable}) —
  * never spins — and fails after the timeout with an error naming the round, the view and the row.
  *
+ * <p>DepBloom keeps one view per sub-chain and merges them at a temporal window's end ({@link
+ * #mergeLatest}).
+ *
  * <p>Thread-safety: commits, announcements and waits are serialised by one lock; the tensors of a
  * view are read by steps only after {@link #awaitReadable} returned for their rows.
  */
@@ -105,8 +108,18 @@ public final class MemoryStore implements AutoCloseable {
     }
   }
 
-  /** Applies a write at once (announce and commit). */
+  /**
+   * Applies a write at once: after any pending write to its rows has been committed (so writes to a
+   * row land in the order they were made), announced and committed.
+   */
   public void apply(int view, MemoryWrite write) {
+    apply(view, write, -1);
+  }
+
+  /** {@link #apply(int, MemoryWrite)} in round {@code round} (named if the wait times out). */
+  public void apply(int view, MemoryWrite write, int round) {
+    awaitReadable(view, write.memoryNodes(), round);
+    awaitReadable(view, write.mailNodes(), round);
     commit(announce(view, write));
   }
 
@@ -139,16 +152,86 @@ public final class MemoryStore implements AutoCloseable {
     }
   }
 
+  /**
+   * DepBloom's window-end merge: per node, the view whose memory of it is latest (its memory time;
+   * ties to the lowest view) gives every view the memory row, and the view whose latest mail is
+   * latest gives every view the mailbox ring. Refuses while any write is pending.
+   */
+  public void mergeLatest() {
+    lock.lock();
+    try {
+      int n = versions[0].length;
+      int p = views.size();
+      if (p == 1) {
+        return;
+      }
+      for (int v = 0; v < p; v++) {
+        requireNothingPending(v, "merged");
+      }
+      int[] memoryFrom = new int[n];
+      int[] mailFrom = new int[n];
+      for (int node = 0; node < n; node++) {
+        for (int v = 1; v < p; v++) {
+          if (views.get(v).lastUpdate(node) > views.get(memoryFrom[node]).lastUpdate(node)) {
+            memoryFrom[node] = v;
+          }
+          if (views.get(v).latestMailTime(node) > views.get(mailFrom[node]).latestMailTime(node)) {
+            mailFrom[node] = v;
+          }
+        }
+      }
+      for (int to = 0; to < p; to++) {
+        for (int from = 0; from < p; from++) {
+          if (from != to) {
+            int[] memoryRows = rowsFrom(memoryFrom, from, to);
+            views.get(to).copyMemoryRows(views.get(from), memoryRows, memoryRows);
+            int[] mailRows = rowsFrom(mailFrom, from, to);
+            views.get(to).copyMailRows(views.get(from), mailRows, mailRows);
+            for (int node : memoryRows) {
+              versions[to][node]++;
+            }
+            for (int node : mailRows) {
+              versions[to][node]++;
+            }
+          }
+        }
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Nodes whose winning view is {@code from}, to be copied into view {@code to}. */
+  private static int[] rowsFrom(int[] winner, int from, int to) {
+    int count = 0;
+    for (int w : winner) {
+      if (w == from) {
+        count++;
+      }
+    }
+    int[] rows = new int[count];
+    for (int node = 0, k = 0; node < winner.length; node++) {
+      if (winner[node] == from) {
+        rows[k++] = node;
+      }
+    }
+    return rows;
+  }
+
+  private void requireNothingPending(int view, String what) {
+    for (int v = 0; v < pending[view].length; v++) {
+      if (pending[view][v] != 0) {
+        throw new IllegalStateException(
+            "memory view " + view + " " + what + " while row " + v + " has a pending write");
+      }
+    }
+  }
+
   /** Forgets one view's contents (memory reset); refuses while writes to it are pending. */
   public void reset(int view) {
     lock.lock();
     try {
-      for (int v = 0; v < pending[view].length; v++) {
-        if (pending[view][v] != 0) {
-          throw new IllegalStateException(
-              "memory view " + view + " reset while row " + v + " has a pending write");
-        }
-      }
+      requireNothingPending(view, "reset");
       views.get(view).reset();
       java.util.Arrays.fill(versions[view], 0);
     } finally {

@@ -50,6 +50,67 @@ public record MemoryWrite(
   }
 
   /**
+   * This write split by node: {@code [hot, cold]}, the rows (memory and mail) of nodes {@code v}
+   * with {@code hot[v]} and the others. Every row lands in exactly one part; both are new values
+   * the caller closes.
+   */
+  public MemoryWrite[] partition(boolean[] hot) {
+    int[][] memory = split(memoryNodes, hot);
+    int[][] mail = split(mailNodes, hot);
+    try (NoGradGuard g = new NoGradGuard()) {
+      MemoryWrite[] out = new MemoryWrite[2];
+      for (int side = 0; side < 2; side++) {
+        out[side] =
+            new MemoryWrite(
+                pick(memoryNodes, memory[side]),
+                pick(memoryTimes, memory[side]),
+                memoryRows.index_select(0, Tensors.indices(memory[side])),
+                pick(mailNodes, mail[side]),
+                pick(mailTimes, mail[side]),
+                mailRows.index_select(0, Tensors.indices(mail[side])));
+      }
+      return out;
+    }
+  }
+
+  /** Positions of {@code nodes} with {@code hot[node]}, then the others. */
+  private static int[][] split(int[] nodes, boolean[] hot) {
+    int h = 0;
+    for (int v : nodes) {
+      if (hot[v]) {
+        h++;
+      }
+    }
+    int[][] out = {new int[h], new int[nodes.length - h]};
+    int a = 0;
+    int b = 0;
+    for (int i = 0; i < nodes.length; i++) {
+      if (hot[nodes[i]]) {
+        out[0][a++] = i;
+      } else {
+        out[1][b++] = i;
+      }
+    }
+    return out;
+  }
+
+  private static int[] pick(int[] values, int[] positions) {
+    int[] out = new int[positions.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values[positions[i]];
+    }
+    return out;
+  }
+
+  private static double[] pick(double[] values, int[] positions) {
+    double[] out = new double[positions.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = values[positions[i]];
+    }
+    return out;
+  }
+
+  /**
    * One write equal to applying {@code parts} in order as a single batch: per node the last part's
    * memory and mail win, as the last occurrence in a batch does. The parts stay open (their owner
    * closes them); the result owns new tensors.

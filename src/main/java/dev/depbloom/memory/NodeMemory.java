@@ -13,7 +13,7 @@ import org.bytedeco.pytorch.global.torch;
  *
  * <p>Invariant: a node's memory time never moves backwards ({@link #apply} checks it).
  */
-public final class NodeMemory implements AutoCloseable {
+public final class NodeMemory implements MemoryReader, AutoCloseable {
   private final int nodeCount;
   private final int dim;
   private final int mailboxSize;
@@ -44,12 +44,23 @@ public final class NodeMemory implements AutoCloseable {
     return dim;
   }
 
+  @Override
   public int mailboxSize() {
     return mailboxSize;
   }
 
   public int mailDim() {
     return mailDim;
+  }
+
+  @Override
+  public Tensor readMemory(int[] nodes) {
+    return readMemory(Tensors.indices(nodes));
+  }
+
+  @Override
+  public Tensor readMail(int[] nodes) {
+    return readMail(Tensors.indices(nodes));
   }
 
   /** Memory rows of the given nodes: {@code [count, dim]}, a copy. */
@@ -65,12 +76,12 @@ public final class NodeMemory implements AutoCloseable {
         .view(-1, mailboxSize, mailDim);
   }
 
-  /** Time node v's memory was last written (0 before any write). */
+  @Override
   public double lastUpdate(int v) {
     return lastUpdate[v];
   }
 
-  /** Time of mail slot s of node v (0 for an empty slot). */
+  @Override
   public double mailTime(int v, int slot) {
     return mailTimes[v * mailboxSize + slot];
   }
@@ -113,6 +124,65 @@ public final class NodeMemory implements AutoCloseable {
       mailTimes[mailRowIds[i]] = mt[i];
       nextSlot[v] = (nextSlot[v] + 1) % mailboxSize;
     }
+  }
+
+  /**
+   * Copies whole rows — memory with its time, the mailbox ring with its mail times and next slot —
+   * of nodes {@code fromNodes} of {@code from} into rows {@code toNodes} of this memory (same
+   * widths). The window-end merge of DepBloom's views and the refinement overlay use it.
+   */
+  public void copyRows(NodeMemory from, int[] fromNodes, int[] toNodes) {
+    copyMemoryRows(from, fromNodes, toNodes);
+    copyMailRows(from, fromNodes, toNodes);
+  }
+
+  /** Copies memory rows and their times only (see {@link #copyRows}). */
+  public void copyMemoryRows(NodeMemory from, int[] fromNodes, int[] toNodes) {
+    if (fromNodes.length != toNodes.length) {
+      throw new IllegalArgumentException("row lists of different lengths");
+    }
+    if (fromNodes.length == 0) {
+      return;
+    }
+    try (NoGradGuard g = new NoGradGuard()) {
+      memory.index_copy_(0, Tensors.indices(toNodes), from.readMemory(fromNodes));
+    }
+    for (int i = 0; i < toNodes.length; i++) {
+      lastUpdate[toNodes[i]] = from.lastUpdate[fromNodes[i]];
+    }
+  }
+
+  /** Copies mailbox rings with their mail times and next slots only (see {@link #copyRows}). */
+  public void copyMailRows(NodeMemory from, int[] fromNodes, int[] toNodes) {
+    if (fromNodes.length != toNodes.length) {
+      throw new IllegalArgumentException("row lists of different lengths");
+    }
+    if (fromNodes.length == 0) {
+      return;
+    }
+    try (NoGradGuard g = new NoGradGuard()) {
+      mailbox
+          .view(nodeCount, (long) mailboxSize * mailDim)
+          .index_copy_(
+              0,
+              Tensors.indices(toNodes),
+              from.readMail(fromNodes).view(fromNodes.length, (long) mailboxSize * mailDim));
+    }
+    for (int i = 0; i < toNodes.length; i++) {
+      int v = toNodes[i];
+      int u = fromNodes[i];
+      System.arraycopy(from.mailTimes, u * mailboxSize, mailTimes, v * mailboxSize, mailboxSize);
+      nextSlot[v] = from.nextSlot[u];
+    }
+  }
+
+  /** The latest time of any mail of node v (0 without mail). */
+  public double latestMailTime(int v) {
+    double t = 0;
+    for (int s = 0; s < mailboxSize; s++) {
+      t = Math.max(t, mailTimes[v * mailboxSize + s]);
+    }
+    return t;
   }
 
   /** Forgets everything: zero memory and mail, times 0 (start of an epoch, or before testing). */

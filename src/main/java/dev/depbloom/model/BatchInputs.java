@@ -2,7 +2,7 @@ package dev.depbloom.model;
 
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.FeatureMatrix;
-import dev.depbloom.memory.NodeMemory;
+import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.nn.MemoryReads;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
@@ -57,7 +57,7 @@ public final class BatchInputs {
 
   /** Gathers everything a batch reads. {@code memory} is null for memory-less models. */
   public static BatchInputs fetch(
-      BatchGraph graph, NodeMemory memory, EventStream events, boolean nodeFeaturesIntoMemory) {
+      BatchGraph graph, MemoryReader memory, EventStream events, boolean nodeFeaturesIntoMemory) {
     FeatureMatrix nodeFeatures = events.nodeFeatures();
     MemoryReads reads = null;
     Tensor readFeatures = null;
@@ -79,10 +79,9 @@ public final class BatchInputs {
     return new BatchInputs(graph, reads, readFeatures, rootReads, jodie, List.copyOf(snaps));
   }
 
-  private static MemoryReads memoryReads(ReadPlan plan, NodeMemory memory) {
+  private static MemoryReads memoryReads(ReadPlan plan, MemoryReader memory) {
     int u = plan.readCount();
     int m = memory.mailboxSize();
-    Tensor distinct = Tensors.indices(plan.distinctNodes());
     float[] sinceUpdate = new float[u];
     float[] sinceMail = new float[u * m];
     for (int i = 0; i < u; i++) {
@@ -94,14 +93,14 @@ public final class BatchInputs {
       }
     }
     return new MemoryReads(
-        memory.readMemory(distinct),
-        memory.readMail(distinct),
+        memory.readMemory(plan.distinctNodes()),
+        memory.readMail(plan.distinctNodes()),
         Tensors.indices(plan.readDistinct()),
         Tensors.floats(sinceUpdate, u),
         Tensors.floats(sinceMail, u, m));
   }
 
-  private static Tensor jodieDelta(BatchGraph graph, ReadPlan plan, NodeMemory memory) {
+  private static Tensor jodieDelta(BatchGraph graph, ReadPlan plan, MemoryReader memory) {
     int r = graph.rootCount();
     float[] delta = new float[r];
     for (int p = 0; p < r; p++) {

@@ -81,9 +81,9 @@ public record WritePlan(
    * mails {@code [memory'_self || memory'_other || edgeFeature]}.
    *
    * @param updatedMemory {@code [U, dim]} from the memory updater
-   * @param batchStart index of the batch's first event (edge features are by event index)
+   * @param batchEvents stream index of each of the batch's events (edge features are by event)
    */
-  public MemoryWrite toMemoryWrite(Tensor updatedMemory, EventStream events, int batchStart) {
+  public MemoryWrite toMemoryWrite(Tensor updatedMemory, EventStream events, int[] batchEvents) {
     try (NoGradGuard g = new NoGradGuard()) {
       Tensor updated = updatedMemory.detach();
       Tensor rows = updated.index_select(0, Tensors.indices(memoryRead));
@@ -93,7 +93,7 @@ public record WritePlan(
       if (events.edgeFeatures().dim() > 0) {
         int[] edgeIds = new int[mailEvent.length];
         for (int i = 0; i < edgeIds.length; i++) {
-          edgeIds[i] = batchStart + mailEvent[i];
+          edgeIds[i] = batchEvents[mailEvent[i]];
         }
         Tensor features = Tensors.gatherRows(events.edgeFeatures(), edgeIds, edgeIds.length);
         mails = torch.cat(new TensorVector(self, other, features), 1);

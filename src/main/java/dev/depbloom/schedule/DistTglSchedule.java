@@ -74,7 +74,7 @@ public final class DistTglSchedule implements Schedule {
           int b = chunk * i + j;
           if (b < batches.size()) {
             int[] e = batches.get(b);
-            items.add(new ItemPlan(g * i + j, g, e[0], e[1]));
+            items.add(ItemPlan.range(g * i + j, g, e[0], e[1]));
           }
         }
       }

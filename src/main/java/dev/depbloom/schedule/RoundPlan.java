@@ -4,10 +4,17 @@ import java.util.List;
 
 /**
  * One round of a schedule: the work items of the devices that have work (in device order; a device
- * without an item contributes a zero gradient), and the memory views that start over (memory reset)
- * before the round reads them.
+ * without an item contributes a zero gradient), the memory views that start over (memory reset)
+ * before the round reads them, and whether the views are merged after the round's commit (the end
+ * of a DepBloom temporal window: per node the latest write wins, in every view).
  */
-public record RoundPlan(int index, List<ItemPlan> items, List<Integer> resetViews) {
+public record RoundPlan(
+    int index, List<ItemPlan> items, List<Integer> resetViews, boolean mergeViews) {
+  /** A round that merges nothing. */
+  public RoundPlan(int index, List<ItemPlan> items, List<Integer> resetViews) {
+    this(index, items, resetViews, false);
+  }
+
   public RoundPlan {
     items = List.copyOf(items);
     resetViews = List.copyOf(resetViews);
@@ -22,7 +29,7 @@ public record RoundPlan(int index, List<ItemPlan> items, List<Integer> resetView
   public int events() {
     int n = 0;
     for (ItemPlan i : items) {
-      n += i.events();
+      n += i.size();
     }
     return n;
   }

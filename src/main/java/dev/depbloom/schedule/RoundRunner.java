@@ -4,17 +4,23 @@ import dev.depbloom.batch.Batch;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.DeviceExecutor;
+import dev.depbloom.device.DeviceWrite;
 import dev.depbloom.memory.CommitPolicy;
+import dev.depbloom.memory.HotColdCommit;
+import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.WorkerPool;
 import dev.depbloom.train.ChromeTrace;
 import dev.depbloom.train.DeviceStep;
+import dev.depbloom.train.MicroBatchChain;
 import dev.depbloom.train.Stage;
 import dev.depbloom.train.StageTimer;
 import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.Tensor;
@@ -26,6 +32,10 @@ import org.bytedeco.pytorch.global.torch;
  * ({@link DeviceExecutor}: device {@code d} on worker {@code d mod W}); the collective sums their
  * gradients in device order; one optimizer step; the commit policy applies the round's memory
  * writes.
+ *
+ * <p><b>Processes.</b> Each process runs the items of the logical devices its {@link Collective}
+ * assigns it, sums gradients and the loss with the other processes, and commits every process's
+ * writes (exchanged through the collective), so every process keeps the same memory.
  *
  * <p><b>Randomness</b> is keyed by logical identities only, never by worker: an item's negatives,
  * neighbor samples and dropout masks come from streams keyed by (seed, epoch, first event of the
@@ -61,6 +71,12 @@ public final class RoundRunner implements AutoCloseable {
   private final StageTimer runTimer = new StageTimer();
   private final StageTimer[] deviceTimers;
   private ChromeTrace trace; // null: not traced
+  private Planned prefetched; // the next round, planned while the current one trained
+  private final Map<Integer, boolean[]> hotMarks =
+      new HashMap<>(); // view -> [N], cleared per round
+
+  /** How long a micro-batch waits for an earlier one's memory write. */
+  private static final long READ_TIMEOUT_MILLIS = 300_000;
 
   public RoundRunner(
       TrainingSession session,
@@ -81,6 +97,15 @@ public final class RoundRunner implements AutoCloseable {
     for (int d = 0; d < deviceTimers.length; d++) {
       deviceTimers[d] = new StageTimer();
     }
+  }
+
+  /**
+   * The commit policy a schedule asks for: hot rows first with the critical path, else everything
+   * at the round's end; refined micro-batches' writes applied in order, others merged last-wins.
+   */
+  public static CommitPolicy commitPolicy(Schedule schedule) {
+    boolean inOrder = schedule.refines();
+    return schedule.criticalPath() ? new HotColdCommit(inOrder) : new LastWinsCommit(inOrder);
   }
 
   /** Records every stage of every later round as spans of {@code trace} (null: stop tracing). */
@@ -111,14 +136,23 @@ public final class RoundRunner implements AutoCloseable {
 
   /** Runs one training round of epoch {@code epoch}; returns the mean loss of its events. */
   public double run(RoundPlan round, int epoch) {
+    return run(round, null, epoch);
+  }
+
+  /**
+   * Runs one training round of epoch {@code epoch}; {@code next} is the round after it in the same
+   * epoch, or null. With the critical path, {@code next} is planned (sampled) by the coordinating
+   * thread while the workers train this round, and its reads decide which of this round's writes
+   * are hot. Returns the mean loss of the round's events.
+   */
+  public double run(RoundPlan round, RoundPlan next, int epoch) {
     for (int v : round.resetViews()) {
+      commit.drain();
       session.resetView(v);
     }
-    List<DeviceStep.Task> tasks = new ArrayList<>();
-    List<StageTimer> taskTimers = new ArrayList<>();
-    for (ItemPlan item : round.items()) {
-      plan(item, round, epoch, tasks, taskTimers);
-    }
+    Planned planned = planned(round, epoch);
+    boolean prefetch = schedule.criticalPath() && next != null;
+    List<DeviceStep.Task> tasks = planned.tasks();
     WorkerPool.Results<DeviceStep.Result> done =
         executor.run(
             tasks.size(),
@@ -129,21 +163,26 @@ public final class RoundRunner implements AutoCloseable {
                         tasks.get(t),
                         session.memory(),
                         generators[t % executor.workers()],
-                        taskTimers.get(t)));
+                        planned.timers().get(t)),
+            () -> {
+              if (prefetch) {
+                prefetched = plan(next, epoch);
+              }
+            });
     List<DeviceStep.Result> results = done.values();
     try {
       done.orThrow();
       long waitStart = System.nanoTime() - done.waitNanos();
       runTimer.record(Stage.SYNC, waitStart, done.waitNanos());
-      collectTimes(tasks, taskTimers);
-      double loss = 0;
+      collectTimes(tasks, planned.timers());
+      double localLoss = 0;
       List<Tensor[]> gradients = new ArrayList<>(results.size());
-      List<CommitPolicy.ViewWrite> writes = new ArrayList<>(results.size());
+      List<DeviceWrite> writes = new ArrayList<>(results.size());
       for (DeviceStep.Result r : results) {
-        loss += r.loss();
+        localLoss += r.loss();
         gradients.add(r.gradients());
         if (r.write() != null) {
-          writes.add(new CommitPolicy.ViewWrite(r.task().view(), r.write()));
+          writes.add(new DeviceWrite(r.task().device(), r.task().view(), r.write()));
         }
       }
       try (StepScope scope = new StepScope()) {
@@ -155,8 +194,9 @@ public final class RoundRunner implements AutoCloseable {
                 () -> collective.sum(gradients, session.replica().parameterCount()));
         coordinator(Stage.TRAIN, "optimizerStep", round, () -> step(sum));
       }
+      double loss = collective.sum(localLoss);
       if (session.memory() != null) {
-        coordinator(Stage.MEMORY_WRITE, "commit", round, () -> commitWrites(writes));
+        commitRound(round, next, writes);
       }
       long end = System.nanoTime();
       for (DeviceStep.Result r : results) {
@@ -176,11 +216,107 @@ public final class RoundRunner implements AutoCloseable {
     }
   }
 
+  /** Waits until every memory write committed so far has landed (before reading the store). */
+  public void drain() {
+    commit.drain();
+  }
+
+  /** Exchanges the round's writes with the other processes, commits them, merges at window end. */
+  private void commitRound(RoundPlan round, RoundPlan next, List<DeviceWrite> writes) {
+    List<DeviceWrite> all =
+        coordinator(Stage.SYNC, "exchangeWrites", round, () -> collective.exchangeWrites(writes));
+    boolean allHot = next == null || round.mergeViews() || !next.resetViews().isEmpty();
+    try {
+      coordinator(
+          Stage.MEMORY_WRITE,
+          "commit",
+          round,
+          () -> commitWrites(all, round.index(), allHot ? v -> null : this::hotRows));
+    } finally {
+      for (DeviceWrite w : all) {
+        if (!writes.contains(w)) {
+          w.write().close(); // another process's write, received for this round
+        }
+      }
+      clearHotRows();
+    }
+    if (round.mergeViews()) {
+      coordinator(
+          Stage.MEMORY_WRITE,
+          "merge",
+          round,
+          () -> {
+            commit.drain();
+            session.memory().mergeLatest();
+            return null;
+          });
+    }
+  }
+
+  /** The tasks of a round: planned while the previous round trained, or now. */
+  private Planned planned(RoundPlan round, int epoch) {
+    Planned p = prefetched;
+    prefetched = null;
+    if (p != null && p.round() == round && p.epoch() == epoch) {
+      return p;
+    }
+    return plan(round, epoch);
+  }
+
+  /** What the coordinator planned for a round: its tasks and their stage timers. */
+  private record Planned(
+      RoundPlan round, int epoch, List<DeviceStep.Task> tasks, List<StageTimer> timers) {}
+
+  private Planned plan(RoundPlan round, int epoch) {
+    List<DeviceStep.Task> tasks = new ArrayList<>();
+    List<StageTimer> timers = new ArrayList<>();
+    Map<Integer, MicroBatchChain> chains = new HashMap<>();
+    for (ItemPlan item : round.items()) {
+      if (!collective.runs(item.device())) {
+        continue;
+      }
+      MicroBatchChain chain = null;
+      int microBatch = 0;
+      if (schedule.refines() && session.memory() != null) {
+        chain = chains.computeIfAbsent(item.view(), v -> refinementChain(round, v));
+        microBatch = microBatchIndex(round, item);
+      }
+      plan(item, round, epoch, chain, microBatch, tasks, timers);
+    }
+    return new Planned(round, epoch, tasks, timers);
+  }
+
+  private MicroBatchChain refinementChain(RoundPlan round, int view) {
+    int n = 0;
+    for (ItemPlan i : round.items()) {
+      if (i.view() == view) {
+        n++;
+      }
+    }
+    return new MicroBatchChain(view, round.index(), n, READ_TIMEOUT_MILLIS);
+  }
+
+  /** The item's position among the round's items of its view (its micro-batch index). */
+  private static int microBatchIndex(RoundPlan round, ItemPlan item) {
+    int j = 0;
+    for (ItemPlan i : round.items()) {
+      if (i == item) {
+        return j;
+      }
+      if (i.view() == item.view()) {
+        j++;
+      }
+    }
+    throw new IllegalArgumentException("item not in round " + round.index());
+  }
+
   /** Draws and plans one item (or its shards) on the coordinating thread. */
   private void plan(
       ItemPlan item,
       RoundPlan round,
       int epoch,
+      MicroBatchChain chain,
+      int microBatch,
       List<DeviceStep.Task> tasks,
       List<StageTimer> taskTimers) {
     long sampleStart = System.nanoTime();
@@ -189,8 +325,11 @@ public final class RoundRunner implements AutoCloseable {
             ? new long[] {TRAIN, epoch, item.start()}
             : new long[] {TRAIN, epoch, item.start(), item.view()};
     long stream = RandomStreams.derive(session.run().seed(), keys);
-    Batch batch = session.batch(round.index(), item.start(), item.end(), 1, keys);
-    int shards = Math.min(Math.max(1, executor.workers() / schedule.devices()), batch.size());
+    Batch batch = session.batch(round.index(), item.events(), 1, keys);
+    int shards =
+        chain != null
+            ? 1
+            : Math.min(Math.max(1, executor.workers() / schedule.devices()), batch.size());
     int b = batch.size();
     for (int s = 0; s < shards; s++) {
       Batch part = shards == 1 ? batch : batch.slice(s * b / shards, (s + 1) * b / shards);
@@ -204,13 +343,41 @@ public final class RoundRunner implements AutoCloseable {
               graph,
               (double) part.size() / round.events(),
               RandomStreams.derive(stream, DROPOUT, s),
-              s));
+              s,
+              chain,
+              microBatch));
       taskTimers.add(new StageTimer().traceTo(trace, item.device(), round.index()));
     }
     long took = System.nanoTime() - sampleStart;
     runTimer.record(Stage.SAMPLE, sampleStart, took);
     deviceTimers[item.device()].record(Stage.SAMPLE, sampleStart, took);
     span(item.device(), Stage.SAMPLE.key(), sampleStart, took, round.index());
+  }
+
+  /**
+   * Rows of {@code view} that the next round reads (planned ahead: sampling depends only on the
+   * stream), as a mark per node; those writes are hot, the others cold.
+   */
+  private boolean[] hotRows(int view) {
+    boolean[] hot =
+        hotMarks.computeIfAbsent(view, v -> new boolean[session.run().events().nodeCount()]);
+    Planned next = prefetched;
+    if (next != null) {
+      for (DeviceStep.Task t : next.tasks()) {
+        if (t.view() == view && t.graph().reads() != null) {
+          for (int node : t.graph().reads().distinctNodes()) {
+            hot[node] = true;
+          }
+        }
+      }
+    }
+    return hot;
+  }
+
+  private void clearHotRows() {
+    for (boolean[] marks : hotMarks.values()) {
+      java.util.Arrays.fill(marks, false);
+    }
   }
 
   /** Devices get their first shard's stages; the run timer gets what worker 0 (this thread) ran. */
@@ -230,9 +397,14 @@ public final class RoundRunner implements AutoCloseable {
     return null;
   }
 
-  private Void commitWrites(List<CommitPolicy.ViewWrite> writes) {
+  private Void commitWrites(
+      List<DeviceWrite> writes, int round, java.util.function.IntFunction<boolean[]> hotRows) {
+    List<CommitPolicy.ViewWrite> byView = new ArrayList<>(writes.size());
+    for (DeviceWrite w : writes) {
+      byView.add(new CommitPolicy.ViewWrite(w.view(), w.write()));
+    }
     try (StepScope scope = new StepScope()) {
-      commit.commit(session.memory(), writes);
+      commit.commit(session.memory(), byView, round, hotRows);
     }
     return null;
   }
@@ -257,7 +429,12 @@ public final class RoundRunner implements AutoCloseable {
 
   @Override
   public void close() {
-    executor.close();
-    collective.close();
+    try {
+      commit.drain();
+    } finally {
+      commit.close();
+      executor.close();
+      collective.close();
+    }
   }
 }

@@ -23,6 +23,22 @@ public interface Schedule {
     return 0;
   }
 
+  /**
+   * Whether the items of one view in a round are consecutive micro-batches of one large batch that
+   * read through each other's writes (intra-batch memory refinement).
+   */
+  default boolean refines() {
+    return false;
+  }
+
+  /**
+   * Whether commits split hot rows (read by the view's next round) from cold ones committed off the
+   * critical path; the next round is then planned while the current one trains.
+   */
+  default boolean criticalPath() {
+    return false;
+  }
+
   /** A one-line description, e.g. {@code disttgl(i=4, k=2)}. */
   String describe();
 }

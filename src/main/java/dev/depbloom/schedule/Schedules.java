@@ -1,18 +1,86 @@
 package dev.depbloom.schedule;
 
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.Split;
 import dev.depbloom.model.config.ScheduleConfig;
+import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.DependencyProfile;
+import dev.depbloom.partition.Partitioner;
+import dev.depbloom.partition.ProfileSettings;
+import dev.depbloom.partition.ReadRule;
+import dev.depbloom.partition.Recommendation;
+import dev.depbloom.partition.TopologyPartitioner;
 
 /** Builds the schedule a config names; the one place a schedule's kind is looked at. */
 public final class Schedules {
   private Schedules() {}
 
-  /** The schedule over the first {@code trainEvents} events with batch size {@code batchSize}. */
-  public static Schedule of(ScheduleConfig config, int trainEvents, int batchSize) {
+  /**
+   * The schedule over the training events of {@code split} with batch size {@code batchSize}. A
+   * {@code depbloom} config must be resolved ({@link #resolve}) first.
+   */
+  public static Schedule of(ScheduleConfig config, EventStream events, Split split, int batchSize) {
+    int trainEvents = split.trainEnd();
     return switch (config.kind()) {
       case SEQUENTIAL -> new SequentialSchedule(trainEvents, batchSize);
       case DISTTGL ->
           new DistTglSchedule(
               trainEvents, batchSize, config.minibatchParallelism(), config.memoryParallelism());
+      case DEPBLOOM -> {
+        if (config.needsProfile()) {
+          throw new IllegalStateException("depbloom schedule not resolved: " + config);
+        }
+        yield new DepBloomSchedule(
+            events,
+            trainEvents,
+            batchSize,
+            config.window(),
+            config.chains(),
+            config.microBatches(),
+            partitioner(config.partitioner()),
+            config.refine(),
+            config.criticalPath());
+      }
     };
+  }
+
+  /** The partitioner of a name in {@link ScheduleConfig#PARTITIONERS}. */
+  public static Partitioner partitioner(String name) {
+    return switch (name) {
+      case "contiguous" -> new ContiguousPartitioner();
+      case "topology" -> new TopologyPartitioner();
+      default -> throw new IllegalArgumentException("unknown partitioner " + name);
+    };
+  }
+
+  /** A resolved config and, when the dependency profile chose parameters, why. */
+  public record Resolution(ScheduleConfig config, Recommendation recommendation) {}
+
+  /**
+   * A {@code depbloom} config with every unset parameter (window, partitioner, chains,
+   * micro-batches) taken from the dependency profile of the training events under the read rule the
+   * schedule implements ({@code own-writes}); other configs as they are.
+   */
+  public static Resolution resolve(
+      ScheduleConfig config, EventStream events, Split split, int batchSize) {
+    if (!config.needsProfile()) {
+      return new Resolution(config, null);
+    }
+    ProfileSettings settings =
+        new ProfileSettings(
+            config.devices(), batchSize, ProfileSettings.DEFAULT_WINDOWS, ReadRule.OWN_WRITES);
+    Recommendation r = DependencyProfile.recommend(events, split, settings);
+    int window = r.window() > 0 ? r.window() : split.trainEnd();
+    String partitioner = r.partitioner() != null ? r.partitioner() : "contiguous";
+    if (config.chains() != 0 || config.microBatches() != 0) {
+      r = null; // the user fixed P and k; only window and partitioner come from the profile
+    }
+    ScheduleConfig resolved =
+        config.resolvedWith(
+            window,
+            partitioner,
+            r != null ? r.chains() : config.chains(),
+            r != null ? r.microBatches() : config.microBatches());
+    return new Resolution(resolved, r);
   }
 }

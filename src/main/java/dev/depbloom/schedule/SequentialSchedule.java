@@ -35,7 +35,7 @@ public final class SequentialSchedule implements Schedule {
       int[] b = bounds.get(r);
       rounds.add(
           new RoundPlan(
-              r, List.of(new ItemPlan(0, 0, b[0], b[1])), r == 0 ? List.of(0) : List.of()));
+              r, List.of(ItemPlan.range(0, 0, b[0], b[1])), r == 0 ? List.of(0) : List.of()));
     }
     return rounds;
   }

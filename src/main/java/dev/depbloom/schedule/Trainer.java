@@ -5,7 +5,6 @@ import dev.depbloom.data.RandomStreams;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.eval.RankingMetrics;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.tensor.TensorRuntime;
@@ -58,14 +57,14 @@ public final class Trainer implements AutoCloseable {
     this.split = run.split();
     this.session = new TrainingSession(run);
     Schedule schedule =
-        Schedules.of(config.schedule(), split.trainEnd(), config.train().batchSize());
+        Schedules.of(config.schedule(), run.events(), split, config.train().batchSize());
     this.runner =
         new RoundRunner(
             session,
             schedule,
             run.threads().workers(),
             new InProcessCollective(),
-            new LastWinsCommit());
+            RoundRunner.commitPolicy(schedule));
   }
 
   public void addListener(TrainingListener listener) {
@@ -134,12 +133,13 @@ public final class Trainer implements AutoCloseable {
     long events = 0;
     for (int r = 0; r < rounds.size(); r++) {
       RoundPlan round = rounds.get(r);
-      lossSum += runner.run(round, epoch);
+      lossSum += runner.run(round, r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch);
       events += round.events();
       for (TrainingListener l : listeners) {
         l.batchFinished("train", events, lossSum / (r + 1));
       }
     }
+    runner.drain();
     for (TrainingListener l : listeners) {
       l.phaseFinished("train");
     }
@@ -254,7 +254,7 @@ public final class Trainer implements AutoCloseable {
               mrrSum[0] +=
                   RankingMetrics.meanReciprocalRank(s.positive(), s.negative()) * batch.size();
               for (int i = 0; i < batch.size(); i++) {
-                int e = batch.start() + i;
+                int e = batch.event(i);
                 if (!seen[src[e]] || !seen[dst[e]]) {
                   newPos.add(s.positive()[i]);
                   newNeg.add(firstNeg[i]);
@@ -290,11 +290,9 @@ public final class Trainer implements AutoCloseable {
     }
     float[] negative = new float[k * b];
     float[] positive = null;
-    int[] roots = batch.roots();
     for (int first = 0; first < k; first += NEGATIVE_GROUP) {
       int count = Math.min(NEGATIVE_GROUP, k - first);
-      int[] neg = Arrays.copyOfRange(roots, (2 + first) * b, (2 + first + count) * b);
-      Batch group = Batch.of(run.events(), batch.index(), batch.start(), batch.end(), neg);
+      Batch group = batch.negativeGroup(first, count);
       BatchScores s = evaluate(group, stream, 0, first + count == k);
       System.arraycopy(s.negative(), 0, negative, first * b, count * b);
       if (positive == null) {

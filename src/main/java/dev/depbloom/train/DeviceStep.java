@@ -1,8 +1,10 @@
 package dev.depbloom.train;
 
 import dev.depbloom.data.EventStream;
+import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
+import dev.depbloom.memory.OverlayMemory;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.BatchInputs;
 import dev.depbloom.model.TemporalGnn;
@@ -11,6 +13,7 @@ import dev.depbloom.nn.Dropout;
 import dev.depbloom.nn.EdgePredictor;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
+import java.util.List;
 import org.bytedeco.pytorch.BoolOptional;
 import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.NoGradGuard;
@@ -20,12 +23,13 @@ import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 
 /**
- * What one logical device does with one work item, in the order of the data flow: fetch (memory,
- * mail, features of the planned batch), memory update, refine (a hook for intra-batch memory
- * refinement; none here), embed, predict, loss, backward. The result is the item's gradients of its
- * weighted loss and the memory write it produces, as values; the schedule sums the gradients, steps
- * the optimizer once and commits the writes. Sampling (the plan) happens before, on the
- * coordinating thread; every tensor of the step lives in the step's scope.
+ * What one logical device does with one work item, in the order of the data flow: refine (for a
+ * refined micro-batch, wait for the earlier micro-batches' writes and read through them), fetch
+ * (memory, mail, features of the planned batch), memory update, the memory write (built now, so
+ * that later micro-batches can read through it), embed, predict, loss, backward. The result is the
+ * item's gradients of its weighted loss and the memory write it produces, as values; the schedule
+ * sums the gradients, steps the optimizer once and commits the writes. Sampling (the plan) happens
+ * before, on the coordinating thread; every tensor of the step lives in the step's scope.
  *
  * <p>The same stages without gradient score batches for validation and testing ({@link #evaluate})
  * and rebuild memory before testing ({@link #replay}).
@@ -47,6 +51,8 @@ public final class DeviceStep {
    *     the round's gradients is the gradient of the round's mean loss
    * @param dropoutSeed seed of the item's dropout masks (keyed by logical identities only)
    * @param shard the shard index within the item (0 when the item is not split)
+   * @param refinement the micro-batches of the item's large batch when it is refined, or null
+   * @param microBatch the item's index among them (0 without refinement)
    */
   public record Task(
       int device,
@@ -55,7 +61,21 @@ public final class DeviceStep {
       BatchGraph graph,
       double weight,
       long dropoutSeed,
-      int shard) {}
+      int shard,
+      MicroBatchChain refinement,
+      int microBatch) {
+    /** A task without refinement. */
+    public Task(
+        int device,
+        int view,
+        int round,
+        BatchGraph graph,
+        double weight,
+        long dropoutSeed,
+        int shard) {
+      this(device, view, round, graph, weight, dropoutSeed, shard, null, 0);
+    }
+  }
 
   /**
    * What a task computed: its weighted loss, its gradients (one per parameter, retained past the
@@ -91,27 +111,40 @@ public final class DeviceStep {
   public Result train(Task task, MemoryStore memory, Generator generator, StageTimer timer) {
     try (StepScope scope = new StepScope()) {
       generator.set_current_seed(task.dropoutSeed());
-      return Dropout.withGenerator(
-          generator,
-          () -> {
-            BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory));
-            Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
-            Tensor memoryAfter = refine(in, updated);
-            double[] loss = new double[1];
-            Tensor[] gradients =
-                timer.time(
-                    Stage.TRAIN,
-                    () -> {
-                      Tensor h = model.embed(in, memoryAfter);
-                      EdgePredictor.Scores scores = model.predict(h, task.graph().eventCount());
-                      Tensor weighted = weighted(loss(scores), task.weight());
-                      loss[0] = weighted.item_double();
-                      return backward(weighted);
-                    });
-            MemoryWrite write =
-                timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), memoryAfter));
-            return new Result(task, loss[0], gradients, write, System.nanoTime());
-          });
+      return Dropout.withGenerator(generator, () -> trainItem(task, memory, timer));
+    } catch (RuntimeException e) {
+      if (task.refinement() != null) {
+        task.refinement().fail(task.microBatch(), e);
+      }
+      throw e;
+    }
+  }
+
+  private Result trainItem(Task task, MemoryStore memory, StageTimer timer) {
+    OverlayMemory overlay = timer.time(Stage.REFINE, () -> refine(task, memory));
+    try {
+      BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory, overlay));
+      Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
+      MemoryWrite write = timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated));
+      if (task.refinement() != null) {
+        task.refinement().publish(task.microBatch(), write);
+      }
+      double[] loss = new double[1];
+      Tensor[] gradients =
+          timer.time(
+              Stage.TRAIN,
+              () -> {
+                Tensor h = model.embed(in, updated);
+                EdgePredictor.Scores scores = model.predict(h, task.graph().eventCount());
+                Tensor weighted = weighted(loss(scores), task.weight());
+                loss[0] = weighted.item_double();
+                return backward(weighted);
+              });
+      return new Result(task, loss[0], gradients, write, System.nanoTime());
+    } finally {
+      if (overlay != null) {
+        overlay.close();
+      }
     }
   }
 
@@ -125,7 +158,7 @@ public final class DeviceStep {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       Task task = new Task(0, view, round, graph, 1, 0, 0);
-      BatchInputs in = fetch(task, memory);
+      BatchInputs in = fetch(task, memory, null);
       Tensor updated = model.updateMemory(in);
       EdgePredictor.Scores scores = model.predict(model.embed(in, updated), graph.eventCount());
       BatchScores out =
@@ -148,31 +181,40 @@ public final class DeviceStep {
   public void replay(BatchGraph graph, MemoryStore memory, int view) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
-      BatchInputs in = fetch(new Task(0, view, -1, graph, 1, 0, 0), memory);
+      BatchInputs in = fetch(new Task(0, view, -1, graph, 1, 0, 0), memory, null);
       try (MemoryWrite w = memoryWrite(graph, model.updateMemory(in))) {
         memory.apply(view, w);
       }
     }
   }
 
-  /** Gathers the batch's inputs, once no row it reads has a pending write. */
-  private BatchInputs fetch(Task task, MemoryStore memory) {
+  /**
+   * Gathers the batch's inputs, once no row it reads has a pending write; through {@code overlay}
+   * when the item is refined.
+   */
+  private BatchInputs fetch(Task task, MemoryStore memory, OverlayMemory overlay) {
     BatchGraph graph = task.graph();
     if (graph.reads() == null) {
       return BatchInputs.fetch(graph, null, events, config.memory().combineNodeFeature());
     }
     memory.awaitReadable(task.view(), graph.reads().distinctNodes(), task.round());
-    return BatchInputs.fetch(
-        graph, memory.view(task.view()), events, config.memory().combineNodeFeature());
+    MemoryReader reader = overlay != null ? overlay : memory.view(task.view());
+    return BatchInputs.fetch(graph, reader, events, config.memory().combineNodeFeature());
   }
 
   /**
-   * Intra-batch memory refinement (DESIGN.md section 1) would correct here the updated memory of
-   * nodes seen in an earlier micro-batch of the same large batch; no schedule of this build
-   * refines, so the updated memory passes through.
+   * Intra-batch memory refinement (DESIGN.md section 1): micro-batch {@code j > 0} of a refined
+   * large batch reads through the writes of micro-batches {@code 0..j-1} of the same round, waiting
+   * for them; the memory updater then meets, for every node seen earlier in the large batch, the
+   * mail of its latest such event built from that micro-batch's updated memories (detached) —
+   * exactly what batch size {@code B} would read. Null when there is nothing to refine.
    */
-  private static Tensor refine(BatchInputs in, Tensor updatedMemory) {
-    return updatedMemory;
+  private static OverlayMemory refine(Task task, MemoryStore memory) {
+    if (task.refinement() == null || task.microBatch() == 0 || memory == null) {
+      return null;
+    }
+    List<MemoryWrite> earlier = task.refinement().awaitEarlier(task.microBatch());
+    return new OverlayMemory(memory.view(task.view()), earlier);
   }
 
   /** BCE with logits, mean over the positives plus mean over the negatives (TGL's loss). */
@@ -211,6 +253,6 @@ public final class DeviceStep {
   private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated) {
     return graph.writes() == null
         ? null
-        : graph.writes().toMemoryWrite(updated, events, graph.batch().start());
+        : graph.writes().toMemoryWrite(updated, events, graph.batch().events());
   }
 }

@@ -38,7 +38,7 @@ public final class TrainingSession implements AutoCloseable {
     ModelConfig config = run.config();
     TensorRuntime.applyThreads(run.threads());
     int edgeDim = run.events().edgeFeatures().dim();
-    int views = config.schedule().memoryParallelism();
+    int views = config.schedule().memoryViews();
     this.replica =
         new Replica(
             config,
@@ -124,6 +124,12 @@ public final class TrainingSession implements AutoCloseable {
   public Batch batch(int index, int start, int end, int k, long... keys) {
     int[] neg = k == 0 ? new int[0] : negatives.sample(k * (end - start), keys);
     return Batch.of(run.events(), index, start, end, neg);
+  }
+
+  /** The batch of the events {@code eventIds} with {@code k} negatives per event, as above. */
+  public Batch batch(int index, int[] eventIds, int k, long... keys) {
+    int[] neg = k == 0 ? new int[0] : negatives.sample(k * eventIds.length, keys);
+    return Batch.ofEvents(run.events(), index, eventIds, neg);
   }
 
   /** Batch bounds of events {@code [from, to)} with the run's batch size. */

@@ -25,7 +25,7 @@ class DistTglScheduleTest {
     StringBuilder b = new StringBuilder();
     for (ItemPlan i : r.items()) {
       b.append(i.device()).append(':').append(i.view()).append(':');
-      b.append(i.start()).append('-').append(i.end()).append(' ');
+      b.append(i.start()).append('-').append(i.start() + i.size()).append(' ');
     }
     return b.append("| ").append(r.resetViews()).toString();
   }
@@ -93,7 +93,7 @@ class DistTglScheduleTest {
             1,
             new ThreadBudget(1, 1, 2),
             1);
-    Schedule schedule = Schedules.of(run.config().schedule(), 18, 2);
+    Schedule schedule = Schedules.of(run.config().schedule(), events, run.split(), 2);
     try (StepScope scope = new StepScope();
         TrainingSession s = new TrainingSession(run);
         RoundRunner runner =

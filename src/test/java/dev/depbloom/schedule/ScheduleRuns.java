@@ -4,7 +4,7 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.StepScope;
@@ -30,7 +30,12 @@ final class ScheduleRuns {
 
   /** A tiny run of a shipped model with dropout as shipped (TGN, APAN, DySAT: 0.1-0.2). */
   static TrainingRun run(String model, Map<String, String> schedule, int workers) {
-    EventStream events = TinyStreams.random(40, 1200, 3, 11);
+    return run(model, schedule, workers, 40);
+  }
+
+  /** As above, over {@code nodes} nodes (more nodes: fewer rows read again by the next batch). */
+  static TrainingRun run(String model, Map<String, String> schedule, int workers, int nodes) {
+    EventStream events = TinyStreams.random(nodes, 1200, 3, 11);
     Map<String, String> o = new HashMap<>(schedule);
     o.put("memory.dim_out", "8");
     o.put("memory.dim_time", "4");
@@ -49,9 +54,14 @@ final class ScheduleRuns {
 
   /** Trains {@code epochs} epochs of the run's schedule, round by round. */
   static State train(TrainingRun run, int epochs) {
+    return train(run, epochs, null);
+  }
+
+  /** As {@link #train(TrainingRun, int)}, committing with {@code commit} unless it is null. */
+  static State train(TrainingRun run, int epochs, CommitPolicy commit) {
     Schedule schedule =
         Schedules.of(
-            run.config().schedule(), run.split().trainEnd(), run.config().train().batchSize());
+            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
     List<Double> losses = new ArrayList<>();
     try (StepScope scope = new StepScope();
         TrainingSession s = new TrainingSession(run);
@@ -61,12 +71,15 @@ final class ScheduleRuns {
                 schedule,
                 run.threads().workers(),
                 new InProcessCollective(),
-                new LastWinsCommit())) {
+                commit != null ? commit : RoundRunner.commitPolicy(schedule))) {
       s.replica().model().train(true);
       for (int epoch = 1; epoch <= epochs; epoch++) {
-        for (RoundPlan round : schedule.plan(epoch)) {
-          losses.add(runner.run(round, epoch));
+        List<RoundPlan> rounds = schedule.plan(epoch);
+        for (int r = 0; r < rounds.size(); r++) {
+          losses.add(
+              runner.run(rounds.get(r), r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch));
         }
+        runner.drain();
       }
       List<Float> params = new ArrayList<>();
       TensorVector p = s.replica().parameters();

@@ -33,13 +33,8 @@ class GroupedEvaluationTest {
         Batch batch = s.batch(i, 100 * i, 100 * i + 100, 6, 17, 0);
         BatchScores scores;
         if (inGroups) {
-          int[] roots = batch.roots();
-          Batch a =
-              Batch.of(
-                  run.events(), i, batch.start(), batch.end(), Arrays.copyOfRange(roots, 200, 400));
-          Batch b =
-              Batch.of(
-                  run.events(), i, batch.start(), batch.end(), Arrays.copyOfRange(roots, 400, 800));
+          Batch a = batch.negativeGroup(0, 2);
+          Batch b = batch.negativeGroup(2, 4);
           BatchScores sa = steps.evaluate(a, i, false);
           BatchScores sb = steps.evaluate(b, i, true);
           float[] n = Arrays.copyOf(sa.negative(), 600);

@@ -32,7 +32,7 @@ final class Steps implements AutoCloseable {
   /** Trains on events {@code [start, end)} as round {@code index} of {@code epoch}; the loss. */
   double train(int index, int start, int end, int epoch) {
     return runner.run(
-        new RoundPlan(index, List.of(new ItemPlan(0, 0, start, end)), List.of()), epoch);
+        new RoundPlan(index, List.of(ItemPlan.range(0, 0, start, end)), List.of()), epoch);
   }
 
   /** Scores a batch and writes its memory. */

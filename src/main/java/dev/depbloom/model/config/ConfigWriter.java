@@ -67,6 +67,16 @@ public final class ConfigWriter {
     y.append("    minibatch_parallelism: ").append(d.minibatchParallelism()).append('\n');
     y.append("    memory_parallelism: ").append(d.memoryParallelism()).append('\n');
     y.append("    scale_lr: ").append(d.scaleLearningRate()).append('\n');
+    if (d.kind() == ScheduleConfig.Kind.DEPBLOOM) {
+      y.append("    window: ").append(d.window()).append('\n');
+      if (d.partitioner() != null) {
+        y.append("    partitioner: ").append(d.partitioner()).append('\n');
+      }
+      y.append("    chains: ").append(d.chains()).append('\n');
+      y.append("    micro_batches: ").append(d.microBatches()).append('\n');
+      y.append("    refine: ").append(d.refine()).append('\n');
+      y.append("    critical_path: ").append(d.criticalPath()).append('\n');
+    }
     return y.toString();
   }
 

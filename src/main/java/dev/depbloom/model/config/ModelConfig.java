@@ -25,6 +25,10 @@ public record ModelConfig(
   }
 
   /** This config with another {@code gnn} section. */
+  public ModelConfig withSchedule(ScheduleConfig value) {
+    return new ModelConfig(name, sampling, memory, gnn, train, value);
+  }
+
   public ModelConfig withGnn(GnnConfig value) {
     return new ModelConfig(name, sampling, memory, value, train, schedule);
   }

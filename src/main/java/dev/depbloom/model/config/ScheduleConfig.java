@@ -13,38 +13,118 @@ import java.util.Locale;
  *       minibatch_parallelism} i consecutive batches per round read their memory group's memory as
  *       of the previous round; {@code memory_parallelism} k groups keep their own memory copies and
  *       walk the training events from staggered starts. {@code devices = i * k}.
+ *   <li>{@code depbloom}: temporal windows of {@code window} events, each cut by {@code
+ *       partitioner} into {@code chains} P sub-chains; each chain trains large batches of {@code
+ *       micro_batches} k micro-batches of B; {@code refine} (intra-batch memory refinement) and
+ *       {@code critical_path} (hot rows first, cold rows off the critical path) switch the other
+ *       two techniques. {@code devices = P * k}. Unset window, partitioner, chains and
+ *       micro_batches come from the dependency profile's recommendation ({@code auto}).
  * </ul>
  *
  * @param kind which schedule
  * @param devices logical devices G
- * @param minibatchParallelism DistTGL's i (1 for sequential)
- * @param memoryParallelism DistTGL's k (1 for sequential)
+ * @param minibatchParallelism DistTGL's i (1 otherwise)
+ * @param memoryParallelism DistTGL's k (1 otherwise)
  * @param scaleLearningRate multiply the learning rate by G, as DistTGL does (linear scaling)
+ * @param window DepBloom's events per temporal window (0: not yet resolved)
+ * @param partitioner DepBloom's partitioner, {@code contiguous} or {@code topology} (null: not yet
+ *     resolved)
+ * @param chains DepBloom's sub-chains P (0: not yet resolved)
+ * @param microBatches DepBloom's micro-batches per large batch k (0: not yet resolved)
+ * @param refine DepBloom's intra-batch memory refinement
+ * @param criticalPath DepBloom's hot/cold split of memory commits
  */
 public record ScheduleConfig(
     Kind kind,
     int devices,
     int minibatchParallelism,
     int memoryParallelism,
-    boolean scaleLearningRate) {
+    boolean scaleLearningRate,
+    int window,
+    String partitioner,
+    int chains,
+    int microBatches,
+    boolean refine,
+    boolean criticalPath) {
 
   /** The schedules this build runs. */
   public enum Kind {
     SEQUENTIAL,
-    DISTTGL;
+    DISTTGL,
+    DEPBLOOM;
 
     public String label() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
 
+  /** The partitioners DepBloom's windows can be cut with. */
+  public static final java.util.List<String> PARTITIONERS =
+      java.util.List.of("contiguous", "topology");
+
   /** One device, TGL's semantics. */
   public static final ScheduleConfig SEQUENTIAL =
-      new ScheduleConfig(Kind.SEQUENTIAL, 1, 1, 1, true);
+      new ScheduleConfig(Kind.SEQUENTIAL, 1, 1, 1, true, 0, null, 0, 0, false, false);
+
+  /** A DistTGL schedule. */
+  public static ScheduleConfig disttgl(int i, int k, boolean scaleLearningRate) {
+    return new ScheduleConfig(
+        Kind.DISTTGL, i * k, i, k, scaleLearningRate, 0, null, 0, 0, false, false);
+  }
+
+  /** A DepBloom schedule. */
+  public static ScheduleConfig depbloom(
+      int window,
+      String partitioner,
+      int chains,
+      int microBatches,
+      boolean refine,
+      boolean criticalPath,
+      boolean scaleLearningRate) {
+    return new ScheduleConfig(
+        Kind.DEPBLOOM,
+        chains * microBatches,
+        1,
+        1,
+        scaleLearningRate,
+        window,
+        partitioner,
+        chains,
+        microBatches,
+        refine,
+        criticalPath);
+  }
+
+  /** Separate memory copies the schedule trains with: DistTGL's groups, DepBloom's chains. */
+  public int memoryViews() {
+    return switch (kind) {
+      case SEQUENTIAL -> 1;
+      case DISTTGL -> memoryParallelism;
+      case DEPBLOOM -> Math.max(1, chains);
+    };
+  }
 
   /** The learning rate the optimizer uses: {@code lr * G} when scaled. */
   public double learningRate(double configured) {
     return scaleLearningRate ? configured * devices : configured;
+  }
+
+  /** Whether DepBloom parameters are still to be chosen by the dependency profile. */
+  public boolean needsProfile() {
+    return kind == Kind.DEPBLOOM
+        && (window == 0 || partitioner == null || chains == 0 || microBatches == 0);
+  }
+
+  /** This DepBloom schedule with the unset parameters taken from a recommendation. */
+  public ScheduleConfig resolvedWith(int window, String partitioner, int chains, int microBatches) {
+    return depbloom(
+        this.window != 0 ? this.window : window,
+        this.partitioner != null ? this.partitioner : partitioner,
+        this.chains != 0 ? this.chains : chains,
+        this.microBatches != 0 ? this.microBatches : microBatches,
+        refine,
+        criticalPath,
+        scaleLearningRate);
   }
 
   static ScheduleConfig read(SectionReader r) {
@@ -55,15 +135,50 @@ public record ScheduleConfig(
     int k = r.positiveInt("memory_parallelism", 1);
     int i = r.positiveInt("minibatch_parallelism", 1);
     boolean scale = r.bool("scale_lr", true);
+    int window = r.nonNegativeInt("window", 0);
+    String partitioner = r.has("partitioner") ? partitioner(r) : null;
+    int chains = r.nonNegativeInt("chains", 0);
+    int microBatches = r.nonNegativeInt("micro_batches", 0);
+    boolean refine = r.bool("refine", true);
+    boolean criticalPath = r.bool("critical_path", true);
+    r.ignore("auto");
     r.finish();
-    if (kind == Kind.SEQUENTIAL) {
-      if (devices != 1 || i != 1 || k != 1) {
-        throw r.error(
-            devices != 1 ? "devices" : i != 1 ? "minibatch_parallelism" : "memory_parallelism",
-            "the sequential schedule runs on one logical device; use --schedule disttgl for more");
+    return switch (kind) {
+      case SEQUENTIAL -> {
+        if (devices != 1 || i != 1 || k != 1) {
+          throw r.error(
+              devices != 1 ? "devices" : i != 1 ? "minibatch_parallelism" : "memory_parallelism",
+              "the sequential schedule runs on one logical device; use --schedule disttgl or"
+                  + " depbloom for more");
+        }
+        yield new ScheduleConfig(kind, 1, 1, 1, scale, 0, null, 0, 0, false, false);
       }
-      return new ScheduleConfig(kind, 1, 1, 1, scale);
+      case DISTTGL -> disttgl(r, devices, hasDevices, hasI, i, k, scale);
+      case DEPBLOOM ->
+          depbloom(
+              r,
+              devices,
+              hasDevices,
+              window,
+              partitioner,
+              chains,
+              microBatches,
+              refine,
+              criticalPath,
+              scale);
+    };
+  }
+
+  private static String partitioner(SectionReader r) {
+    String p = r.text("partitioner").trim().toLowerCase(Locale.ROOT);
+    if (!PARTITIONERS.contains(p)) {
+      throw r.error("partitioner", "expected one of " + PARTITIONERS + ", got '" + p + "'");
     }
+    return p;
+  }
+
+  private static ScheduleConfig disttgl(
+      SectionReader r, int devices, boolean hasDevices, boolean hasI, int i, int k, boolean scale) {
     if (!hasI) {
       if (devices % k != 0) {
         throw r.error(
@@ -74,9 +189,7 @@ public record ScheduleConfig(
                 + " groups of equal size");
       }
       i = devices / k;
-    } else if (!hasDevices) {
-      devices = i * k;
-    } else if (i * k != devices) {
+    } else if (hasDevices && i * k != devices) {
       throw r.error(
           "devices",
           "disttgl runs minibatch_parallelism x memory_parallelism = "
@@ -88,6 +201,55 @@ public record ScheduleConfig(
               + " devices, not "
               + devices);
     }
-    return new ScheduleConfig(kind, devices, i, k, scale);
+    return disttgl(i, k, scale);
+  }
+
+  /** P and k from each other and G where one is missing; both missing: left to the profile. */
+  private static ScheduleConfig depbloom(
+      SectionReader r,
+      int devices,
+      boolean hasDevices,
+      int window,
+      String partitioner,
+      int chains,
+      int microBatches,
+      boolean refine,
+      boolean criticalPath,
+      boolean scale) {
+    if (chains == 0 && microBatches != 0) {
+      chains = divide(r, "micro_batches", devices, microBatches);
+    } else if (microBatches == 0 && chains != 0) {
+      microBatches = divide(r, "chains", devices, chains);
+    } else if (chains != 0 && hasDevices && chains * microBatches != devices) {
+      throw r.error(
+          "devices",
+          "depbloom runs chains x micro_batches = "
+              + chains
+              + " x "
+              + microBatches
+              + " = "
+              + chains * microBatches
+              + " devices, not "
+              + devices);
+    }
+    return new ScheduleConfig(
+        Kind.DEPBLOOM,
+        chains != 0 ? chains * microBatches : devices,
+        1,
+        1,
+        scale,
+        window,
+        partitioner,
+        chains,
+        microBatches,
+        refine,
+        criticalPath);
+  }
+
+  private static int divide(SectionReader r, String key, int devices, int part) {
+    if (devices % part != 0) {
+      throw r.error(key, devices + " logical devices are not a multiple of " + part);
+    }
+    return devices / part;
   }
 }

@@ -188,6 +188,15 @@ final class SectionReader {
     }
   }
 
+  /** A value as text (numbers and booleans as written). */
+  String text(String key) {
+    JsonNode v = value(key);
+    if (v == null || !v.isValueNode()) {
+      throw new ConfigException(path(key) + ": expected a value, got " + v);
+    }
+    return v.asText();
+  }
+
   ConfigException error(String key, String problem) {
     return new ConfigException(path(key) + ": " + problem);
   }

@@ -25,10 +25,10 @@ class ScheduleConfigTest {
                 "schedule.name", "disttgl",
                 "schedule.devices", "8",
                 "schedule.memory_parallelism", "2"));
-    assertEquals(new ScheduleConfig(ScheduleConfig.Kind.DISTTGL, 8, 4, 2, true), c);
+    assertEquals(ScheduleConfig.disttgl(4, 2, true), c);
     assertEquals(8e-4, c.learningRate(1e-4), 1e-12);
     assertEquals(
-        new ScheduleConfig(ScheduleConfig.Kind.DISTTGL, 6, 3, 2, true),
+        ScheduleConfig.disttgl(3, 2, true),
         schedule(
             Map.of(
                 "schedule.name", "disttgl",
@@ -78,11 +78,11 @@ class ScheduleConfigTest {
     e = assertThrows(ConfigException.class, () -> schedule(Map.of("schedule.devices", "4")));
     assertEquals(
         "model tgn: schedule.devices: the sequential schedule runs on one logical device; use"
-            + " --schedule disttgl for more",
+            + " --schedule disttgl or depbloom for more",
         e.getMessage());
     e = assertThrows(ConfigException.class, () -> schedule(Map.of("schedule.name", "ring")));
     assertEquals(
-        "model tgn: schedule.name: expected one of [sequential, disttgl], got 'ring'",
+        "model tgn: schedule.name: expected one of [sequential, disttgl, depbloom], got 'ring'",
         e.getMessage());
   }
 

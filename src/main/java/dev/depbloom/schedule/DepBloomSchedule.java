@@ -1,0 +1,166 @@
+package dev.depbloom.schedule;
+
+import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.Partitioner;
+import dev.depbloom.partition.WindowPartition;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * DepBloom (Zhao et al., arXiv 2610.15730; DESIGN.md sections 1 and 3) over {@code G = P * k}
+ * logical devices.
+ *
+ * <p><b>Temporally bounded spatial partitioning.</b> The training events are cut into serial
+ * temporal windows of {@code W} events; a {@link Partitioner} assigns each event of a window to one
+ * of {@code P} sub-chains. Chain {@code p} keeps its own memory view: at a window's start every
+ * view holds the merged memory; during the window a chain reads and writes only its own view, so it
+ * reads its own writes as it makes them and every other row as it was at the window's start (the
+ * snapshot); at the window's end the views are merged, per node the latest write winning ({@link
+ * dev.depbloom.memory.MemoryStore#mergeLatest}). A chain thus also reads its own writes to nodes
+ * another chain owns: the dependency profile measures that this read rule ({@code own-writes})
+ * loses far fewer dependencies than reading other chains' nodes strictly from the snapshot, and it
+ * needs no extra communication, since the writes stay in the chain's view until the merge either
+ * way.
+ *
+ * <p><b>Large batches and micro-batches.</b> Within a window, chain {@code p} trains its events in
+ * large batches of {@code k * B}, each split into {@code k} micro-batches of {@code B} consecutive
+ * chain events on devices {@code p*k .. p*k+k-1}; round {@code r} of a window runs every chain's
+ * {@code r}-th large batch (chains with fewer leave their devices idle). With refinement ({@link
+ * #refines()}) micro-batch {@code j} reads through the writes of micro-batches {@code 0..j-1};
+ * without, all read the view as of the previous round.
+ *
+ * <p>With {@code P = 1}, {@code k = 1} and one window this is {@code sequential}. Memory starts
+ * over at each epoch, as in TGL; the partition depends only on the stream, so every epoch has the
+ * same rounds.
+ */
+public final class DepBloomSchedule implements Schedule {
+  private final int window;
+  private final int chains;
+  private final int microBatches;
+  private final int batchSize;
+  private final String partitioner;
+  private final boolean refine;
+  private final boolean criticalPath;
+  private final List<RoundPlan> rounds;
+
+  public DepBloomSchedule(
+      EventStream events,
+      int trainEvents,
+      int batchSize,
+      int window,
+      int chains,
+      int microBatches,
+      Partitioner partitioner,
+      boolean refine,
+      boolean criticalPath) {
+    if (window < 1 || chains < 1 || microBatches < 1 || batchSize < 1) {
+      throw new IllegalArgumentException(
+          "depbloom needs W, P, k, B >= 1: " + window + ", " + chains + ", " + microBatches);
+    }
+    this.window = window;
+    this.chains = chains;
+    this.microBatches = microBatches;
+    this.batchSize = batchSize;
+    this.partitioner = partitioner.name();
+    this.refine = refine;
+    this.criticalPath = criticalPath;
+    this.rounds = List.copyOf(plan(events, trainEvents, partitioner));
+  }
+
+  private List<RoundPlan> plan(EventStream events, int trainEvents, Partitioner partitioner) {
+    List<RoundPlan> out = new ArrayList<>();
+    List<Integer> allViews = new ArrayList<>();
+    for (int p = 0; p < chains; p++) {
+      allViews.add(p);
+    }
+    for (int from = 0; from < trainEvents; from += window) {
+      int to = Math.min(trainEvents, from + window);
+      int[][] chainEvents = chainEvents(events, from, to, partitioner);
+      int large = microBatches * batchSize;
+      int windowRounds = 0;
+      for (int[] c : chainEvents) {
+        windowRounds = Math.max(windowRounds, (c.length + large - 1) / large);
+      }
+      for (int r = 0; r < windowRounds; r++) {
+        List<ItemPlan> items = new ArrayList<>();
+        for (int p = 0; p < chains; p++) {
+          int[] c = chainEvents[p];
+          for (int j = 0; j < microBatches; j++) {
+            int lo = r * large + j * batchSize;
+            int hi = Math.min(c.length, lo + batchSize);
+            if (lo < hi) {
+              items.add(new ItemPlan(p * microBatches + j, p, Arrays.copyOfRange(c, lo, hi)));
+            }
+          }
+        }
+        boolean windowEnd = r == windowRounds - 1 && chains > 1;
+        out.add(new RoundPlan(out.size(), items, out.isEmpty() ? allViews : List.of(), windowEnd));
+      }
+    }
+    return out;
+  }
+
+  /** The events of window {@code [from, to)} per chain, in stream order. */
+  private int[][] chainEvents(EventStream events, int from, int to, Partitioner partitioner) {
+    int[][] out = new int[chains][];
+    if (chains == 1) {
+      out[0] = new int[to - from];
+      Arrays.setAll(out[0], i -> from + i);
+      return out;
+    }
+    WindowPartition part = partitioner.partition(events, from, to, chains);
+    int[] counts = part.eventsPerChain();
+    for (int p = 0; p < chains; p++) {
+      out[p] = new int[counts[p]];
+    }
+    int[] filled = new int[chains];
+    for (int e = from; e < to; e++) {
+      int p = part.chainOf(e);
+      out[p][filled[p]++] = e;
+    }
+    return out;
+  }
+
+  @Override
+  public int devices() {
+    return chains * microBatches;
+  }
+
+  @Override
+  public int memoryViews() {
+    return chains;
+  }
+
+  @Override
+  public List<RoundPlan> plan(int epoch) {
+    return rounds;
+  }
+
+  @Override
+  public boolean refines() {
+    return refine && microBatches > 1;
+  }
+
+  @Override
+  public boolean criticalPath() {
+    return criticalPath;
+  }
+
+  @Override
+  public String describe() {
+    return "depbloom(W="
+        + window
+        + ", P="
+        + chains
+        + " "
+        + partitioner
+        + ", k="
+        + microBatches
+        + ", B="
+        + batchSize
+        + (refines() ? ", refine" : "")
+        + (criticalPath ? ", critical path" : "")
+        + ")";
+  }
+}

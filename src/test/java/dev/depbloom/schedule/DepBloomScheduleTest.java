@@ -1,0 +1,158 @@
+package dev.depbloom.schedule;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.depbloom.TinyStreams;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.Split;
+import dev.depbloom.device.InProcessCollective;
+import dev.depbloom.memory.HotColdCommit;
+import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.TrainingRun;
+import dev.depbloom.train.TrainingSession;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** DepBloom's three techniques against the semantics they approximate or keep. */
+class DepBloomScheduleTest {
+  private static Map<String, String> depbloom(
+      int window, int chains, int microBatches, boolean refine, boolean criticalPath) {
+    Map<String, String> o = new HashMap<>();
+    o.put("schedule.name", "depbloom");
+    o.put("schedule.window", String.valueOf(window));
+    o.put("schedule.partitioner", "contiguous");
+    o.put("schedule.chains", String.valueOf(chains));
+    o.put("schedule.micro_batches", String.valueOf(microBatches));
+    o.put("schedule.refine", String.valueOf(refine));
+    o.put("schedule.critical_path", String.valueOf(criticalPath));
+    return o;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "apan", "jodie", "dysat"})
+  void oneChainOneMicroBatchAndOneWindowIsSequential(String model) {
+    ScheduleRuns.State sequential =
+        ScheduleRuns.train(ScheduleRuns.run(model, Map.of("schedule.name", "sequential"), 1), 2);
+    for (boolean criticalPath : new boolean[] {false, true}) {
+      ScheduleRuns.State d =
+          ScheduleRuns.train(
+              ScheduleRuns.run(model, depbloom(1_000_000, 1, 1, true, criticalPath), 1), 2);
+      assertEquals(sequential.losses(), d.losses(), "critical path " + criticalPath);
+      assertArrayEquals(sequential.parameters(), d.parameters());
+      assertArrayEquals(sequential.memory(), d.memory());
+      assertArrayEquals(sequential.memoryTimes(), d.memoryTimes());
+    }
+  }
+
+  /**
+   * With parameters held fixed (a learning rate far below float resolution), refined micro-batches
+   * read exactly what batch size B reads, so memory ends as sequential's; without refinement it
+   * does not.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "jodie", "apan"})
+  void refinementMakesMicroBatchReadsThoseOfSequentialAtBatchB(String model) {
+    Map<String, String> fixed = new HashMap<>();
+    fixed.put("train.lr", "1e-30");
+    fixed.put("schedule.scale_lr", "false");
+    fixed.put("train.dropout", "0");
+    fixed.put("train.att_dropout", "0");
+    Map<String, String> seq = new HashMap<>(fixed);
+    seq.put("schedule.name", "sequential");
+    ScheduleRuns.State sequential = ScheduleRuns.train(ScheduleRuns.run(model, seq, 2), 1);
+    Map<String, String> refined = new HashMap<>(fixed);
+    refined.putAll(depbloom(1_000_000, 1, 4, true, false));
+    ScheduleRuns.State d = ScheduleRuns.train(ScheduleRuns.run(model, refined, 2), 1);
+    assertArrayEquals(sequential.parameters(), d.parameters(), 1e-20f, "parameters held fixed");
+    assertArrayEquals(sequential.memory(), d.memory(), 1e-6f);
+    assertArrayEquals(sequential.memoryTimes(), d.memoryTimes());
+
+    Map<String, String> stale = new HashMap<>(fixed);
+    stale.putAll(depbloom(1_000_000, 1, 4, false, false));
+    ScheduleRuns.State s = ScheduleRuns.train(ScheduleRuns.run(model, stale, 2), 1);
+    assertFalse(Arrays.equals(sequential.memory(), s.memory()), "without refinement reads differ");
+  }
+
+  /**
+   * Forced delays on every cold commit change nothing: a cold write lands before its next read, and
+   * some rows really were cold.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"jodie", "tgn"})
+  void aColdWriteAlwaysLandsBeforeItsNextRead(String model) {
+    TrainingRun run = ScheduleRuns.run(model, depbloom(1_000_000, 1, 2, true, true), 2, 3000);
+    ScheduleRuns.State synchronous = ScheduleRuns.train(run, 1, new LastWinsCommit(true));
+    try (HotColdCommit delayed = new HotColdCommit(true, 40)) {
+      ScheduleRuns.State late = ScheduleRuns.train(run, 1, delayed);
+      assertTrue(delayed.coldRowCount() > 0, "no row was cold: the test would prove nothing");
+      assertEquals(synchronous.losses(), late.losses());
+      assertArrayEquals(synchronous.parameters(), late.parameters());
+      assertArrayEquals(synchronous.memory(), late.memory());
+      assertArrayEquals(synchronous.memoryTimes(), late.memoryTimes());
+    }
+  }
+
+  /**
+   * Two chains of a window read their own writes and the window-start snapshot of everything else;
+   * at the window's end every view holds, per node, the latest write.
+   */
+  @Test
+  void chainsReadTheirOwnWritesAndTheSnapshotThenMergeTheLatest() {
+    //  event: 0     1     2     3   | 4     5     6     7      (window of 8, P = 2, contiguous)
+    //  src:   0     1     0     2   | 3     0     4     3      chain 0 = events 0-3,
+    //  dst:   5     5     6     6   | 5     6     7     7      chain 1 = events 4-7
+    int[] src = {0, 1, 0, 2, 3, 0, 4, 3};
+    int[] dst = {5, 5, 6, 6, 5, 6, 7, 7};
+    double[] time = {1, 2, 3, 4, 5, 6, 7, 8};
+    EventStream events = TinyStreams.of(8, src, dst, time, 2);
+    Map<String, String> o = new HashMap<>(depbloom(8, 2, 1, true, false));
+    o.put("memory.dim_out", "4");
+    o.put("memory.dim_time", "4");
+    o.put("train.batch_size", "2");
+    TrainingRun run =
+        new TrainingRun(
+            events,
+            "hand-built",
+            new Split(8, 8, 8),
+            ModelZoo.config("jodie", o),
+            1,
+            new ThreadBudget(1, 1, 1),
+            1);
+    Schedule schedule = Schedules.of(run.config().schedule(), events, run.split(), 2);
+    List<RoundPlan> rounds = schedule.plan(1);
+    assertEquals(2, rounds.size());
+    assertFalse(rounds.get(0).mergeViews());
+    assertTrue(rounds.get(1).mergeViews());
+    try (StepScope scope = new StepScope();
+        TrainingSession s = new TrainingSession(run);
+        RoundRunner runner =
+            new RoundRunner(s, schedule, 1, new InProcessCollective(), new LastWinsCommit())) {
+      runner.run(rounds.get(0), rounds.get(1), 1);
+      // times relative to the first event: event e is dated e. Round 0: chain 0 events 0, 1;
+      // chain 1 events 4, 5. Each view holds only its own chain's writes.
+      assertArrayEquals(
+          new double[] {0, 1, 0, 0, 0, 1, 0, 0}, s.memory().view(0).lastUpdateTimes());
+      assertArrayEquals(
+          new double[] {5, 0, 0, 4, 0, 4, 5, 0}, s.memory().view(1).lastUpdateTimes());
+      runner.run(rounds.get(1), null, 1);
+      // merged: per node the latest write of either chain, in both views
+      double[] merged = {5, 1, 3, 7, 6, 4, 5, 7};
+      assertArrayEquals(merged, s.memory().view(0).lastUpdateTimes());
+      assertArrayEquals(merged, s.memory().view(1).lastUpdateTimes());
+      assertArrayEquals(
+          dev.depbloom.tensor.Tensors.toFloats(s.memory().view(0).memoryTensor()),
+          dev.depbloom.tensor.Tensors.toFloats(s.memory().view(1).memoryTensor()));
+    }
+  }
+}
