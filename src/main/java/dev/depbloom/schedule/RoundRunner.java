@@ -8,6 +8,7 @@ import dev.depbloom.device.DeviceWrite;
 import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.HotColdCommit;
 import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.WorkerPool;
@@ -72,6 +73,10 @@ public final class RoundRunner implements AutoCloseable {
   private final StageTimer[] deviceTimers;
   private ChromeTrace trace; // null: not traced
   private Planned prefetched; // the next round, planned while the current one trained
+  private long lastSampleNanos; // of the item planned last
+  private long criticalWriteBytes; // of the round just committed
+  private final Map<String, Long> coordinatorNanos = new HashMap<>(); // this round's, by span name
+  private RoundObserver observer; // null: none
   private final Map<Integer, boolean[]> hotMarks =
       new HashMap<>(); // view -> [N], cleared per round
 
@@ -106,6 +111,11 @@ public final class RoundRunner implements AutoCloseable {
   public static CommitPolicy commitPolicy(Schedule schedule) {
     boolean inOrder = schedule.refines();
     return schedule.criticalPath() ? new HotColdCommit(inOrder) : new LastWinsCommit(inOrder);
+  }
+
+  /** Receives the measured costs of every later round (null: none). */
+  public void observe(RoundObserver observer) {
+    this.observer = observer;
   }
 
   /** Records every stage of every later round as spans of {@code trace} (null: stop tracing). */
@@ -198,6 +208,9 @@ public final class RoundRunner implements AutoCloseable {
       if (session.memory() != null) {
         commitRound(round, next, writes);
       }
+      if (observer != null) {
+        observer.roundFinished(costs(round, planned, writes));
+      }
       long end = System.nanoTime();
       for (DeviceStep.Result r : results) {
         if (r.task().shard() == 0) {
@@ -232,6 +245,10 @@ public final class RoundRunner implements AutoCloseable {
           "commit",
           round,
           () -> commitWrites(all, round.index(), allHot ? v -> null : this::hotRows));
+      criticalWriteBytes = 0;
+      for (DeviceWrite w : all) {
+        criticalWriteBytes += bytes(w, allHot ? null : hotMarks.get(w.view()));
+      }
     } finally {
       for (DeviceWrite w : all) {
         if (!writes.contains(w)) {
@@ -265,11 +282,16 @@ public final class RoundRunner implements AutoCloseable {
 
   /** What the coordinator planned for a round: its tasks and their stage timers. */
   private record Planned(
-      RoundPlan round, int epoch, List<DeviceStep.Task> tasks, List<StageTimer> timers) {}
+      RoundPlan round,
+      int epoch,
+      List<DeviceStep.Task> tasks,
+      List<StageTimer> timers,
+      List<Long> sampleNanos) {}
 
   private Planned plan(RoundPlan round, int epoch) {
     List<DeviceStep.Task> tasks = new ArrayList<>();
     List<StageTimer> timers = new ArrayList<>();
+    List<Long> sampleNanos = new ArrayList<>();
     Map<Integer, MicroBatchChain> chains = new HashMap<>();
     for (ItemPlan item : round.items()) {
       if (!collective.runs(item.device())) {
@@ -282,8 +304,11 @@ public final class RoundRunner implements AutoCloseable {
         microBatch = microBatchIndex(round, item);
       }
       plan(item, round, epoch, chain, microBatch, tasks, timers);
+      while (sampleNanos.size() < tasks.size()) {
+        sampleNanos.add(sampleNanos.size() < tasks.size() - 1 ? 0L : lastSampleNanos);
+      }
     }
-    return new Planned(round, epoch, tasks, timers);
+    return new Planned(round, epoch, tasks, timers, sampleNanos);
   }
 
   private MicroBatchChain refinementChain(RoundPlan round, int view) {
@@ -349,6 +374,7 @@ public final class RoundRunner implements AutoCloseable {
       taskTimers.add(new StageTimer().traceTo(trace, item.device(), round.index()));
     }
     long took = System.nanoTime() - sampleStart;
+    lastSampleNanos = took;
     runTimer.record(Stage.SAMPLE, sampleStart, took);
     deviceTimers[item.device()].record(Stage.SAMPLE, sampleStart, took);
     span(item.device(), Stage.SAMPLE.key(), sampleStart, took, round.index());
@@ -378,6 +404,59 @@ public final class RoundRunner implements AutoCloseable {
     for (boolean[] marks : hotMarks.values()) {
       java.util.Arrays.fill(marks, false);
     }
+  }
+
+  /** What the round cost, for the observer. */
+  private RoundCosts costs(RoundPlan round, Planned planned, List<DeviceWrite> writes) {
+    List<RoundCosts.TaskCost> tasks = new ArrayList<>();
+    for (int t = 0; t < planned.tasks().size(); t++) {
+      DeviceStep.Task task = planned.tasks().get(t);
+      StageTimer timer = planned.timers().get(t);
+      tasks.add(
+          new RoundCosts.TaskCost(
+              task.device(),
+              task.view(),
+              task.refinement() != null ? task.microBatch() : -1,
+              planned.sampleNanos().get(t),
+              timer.nanos(Stage.SYNC),
+              timer.nanos(Stage.REFINE),
+              timer.nanos(Stage.FETCH),
+              timer.nanos(Stage.MEMORY_UPDATE),
+              timer.nanos(Stage.MEMORY_WRITE),
+              timer.nanos(Stage.TRAIN)));
+    }
+    long bytes = session.memory() == null ? 0 : criticalWriteBytes;
+    RoundCosts c =
+        new RoundCosts(
+            round.index(),
+            round.events(),
+            tasks,
+            coordinatorNanos.getOrDefault("allReduce", 0L),
+            coordinatorNanos.getOrDefault("optimizerStep", 0L),
+            coordinatorNanos.getOrDefault("commit", 0L),
+            coordinatorNanos.getOrDefault("merge", 0L),
+            bytes);
+    coordinatorNanos.clear();
+    return c;
+  }
+
+  /**
+   * Bytes of a write's rows (memory, mails, their ids and times) that land on the critical path:
+   * all of them, or with {@code hot} marks only the hot rows.
+   */
+  private static long bytes(DeviceWrite w, boolean[] hot) {
+    MemoryWrite m = w.write();
+    long memoryWidth = m.memoryRows().numel() / Math.max(1, m.memoryNodes().length);
+    long mailWidth = m.mailRows().numel() / Math.max(1, m.mailNodes().length);
+    long rows = 0;
+    long mails = 0;
+    for (int v : m.memoryNodes()) {
+      rows += hot == null || hot[v] ? 1 : 0;
+    }
+    for (int v : m.mailNodes()) {
+      mails += hot == null || hot[v] ? 1 : 0;
+    }
+    return rows * (4 * memoryWidth + 12) + mails * (4 * mailWidth + 12);
   }
 
   /** Devices get their first shard's stages; the run timer gets what worker 0 (this thread) ran. */
@@ -417,6 +496,7 @@ public final class RoundRunner implements AutoCloseable {
     } finally {
       long took = System.nanoTime() - t0;
       runTimer.record(stage, t0, took);
+      coordinatorNanos.merge(name, took, Long::sum);
       span(ChromeTrace.COORDINATOR, name, t0, took, round.index());
     }
   }

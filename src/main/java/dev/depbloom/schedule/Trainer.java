@@ -71,9 +71,19 @@ public final class Trainer implements AutoCloseable {
     listeners.add(listener);
   }
 
+  /** Receives the measured costs of every training round (null: none). */
+  public void observe(RoundObserver observer) {
+    runner.observe(observer);
+  }
+
   /** Records every training round's stages into {@code trace} (one track per logical device). */
   public void trace(ChromeTrace trace) {
     runner.trace(trace);
+  }
+
+  /** Parameters of the model (a gradient is 4 bytes each). */
+  public int parameterCount() {
+    return session.replica().parameterCount();
   }
 
   public Schedule schedule() {

@@ -121,7 +121,8 @@ public final class DeviceStep {
   }
 
   private Result trainItem(Task task, MemoryStore memory, StageTimer timer) {
-    OverlayMemory overlay = timer.time(Stage.REFINE, () -> refine(task, memory));
+    List<MemoryWrite> earlier = timer.time(Stage.SYNC, () -> earlierMicroBatches(task, memory));
+    OverlayMemory overlay = timer.time(Stage.REFINE, () -> overlay(task, memory, earlier));
     try {
       BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory, overlay));
       Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
@@ -207,14 +208,22 @@ public final class DeviceStep {
    * large batch reads through the writes of micro-batches {@code 0..j-1} of the same round, waiting
    * for them; the memory updater then meets, for every node seen earlier in the large batch, the
    * mail of its latest such event built from that micro-batch's updated memories (detached) —
-   * exactly what batch size {@code B} would read. Null when there is nothing to refine.
+   * exactly what batch size {@code B} would read. Null when there is nothing to refine. The
+   * overlay's cost is the {@code refine} stage.
    */
-  private static OverlayMemory refine(Task task, MemoryStore memory) {
+  private static OverlayMemory overlay(Task task, MemoryStore memory, List<MemoryWrite> earlier) {
+    return earlier == null ? null : new OverlayMemory(memory.view(task.view()), earlier);
+  }
+
+  /**
+   * The writes of micro-batches {@code 0..j-1} of a refined micro-batch {@code j > 0}, once they
+   * are published (the wait counts as {@code sync}); null when there is nothing to refine.
+   */
+  private static List<MemoryWrite> earlierMicroBatches(Task task, MemoryStore memory) {
     if (task.refinement() == null || task.microBatch() == 0 || memory == null) {
       return null;
     }
-    List<MemoryWrite> earlier = task.refinement().awaitEarlier(task.microBatch());
-    return new OverlayMemory(memory.view(task.view()), earlier);
+    return task.refinement().awaitEarlier(task.microBatch());
   }
 
   /** BCE with logits, mean over the positives plus mean over the negatives (TGL's loss). */

@@ -66,6 +66,10 @@ public final class StageTimer {
     this.nanos[stage.ordinal()] += nanos;
   }
 
+  public long nanos(Stage stage) {
+    return nanos[stage.ordinal()];
+  }
+
   public double seconds(Stage stage) {
     return nanos[stage.ordinal()] / 1e9;
   }

@@ -1,0 +1,110 @@
+package dev.depbloom.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** A {@link ScheduleComparison} as a markdown table and a plot of AP against events/s. */
+public final class ComparisonReport {
+  private ComparisonReport() {}
+
+  /** The rows as a markdown table (times in seconds; "-" where the target was not reached). */
+  public static String markdown(ScheduleComparison.Result r, DeviceProjection.Link link) {
+    StringBuilder b = new StringBuilder();
+    b.append(
+        String.format(
+            Locale.ROOT,
+            "Target validation AP %.4f (sequential's final minus 0.5 points). Projection: each"
+                + " logical device costs its item as measured on one worker here; ring all-reduce"
+                + " and memory writes over a link of %.0f us latency, %.0f GB/s.%n%n",
+            r.targetValAp(),
+            link.latencySeconds() * 1e6,
+            link.bytesPerSecond() / 1e9));
+    b.append(
+        "| row | schedule | G | W | val AP | test AP | events/s here | events/s projected"
+            + " | time to target here (s) | projected (s) | speedup over disttgl |\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (List<ScheduleComparison.Row> rows : List.of(r.rows(), r.checks())) {
+      for (ScheduleComparison.Row row : rows) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %d | %.4f | %.4f | %,.0f | %,.0f | %s | %s | %s |%n",
+                row.label(),
+                row.describe().replace("|", "/"),
+                row.devices(),
+                row.workers(),
+                row.valAp(),
+                row.testAp(),
+                row.eventsPerSecond(),
+                row.projectedEventsPerSecond(),
+                seconds(row.timeToTargetSeconds()),
+                seconds(row.projectedTimeToTargetSeconds()),
+                row.speedupOverDisttgl() == null
+                    ? "-"
+                    : String.format(Locale.ROOT, "%.2fx", row.speedupOverDisttgl())));
+      }
+    }
+    for (ScheduleComparison.Row check : r.checks()) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%nProjection check, %s on %d workers: measured %,.0f events/s, projected with this"
+                  + " machine's gradient sum and no link %,.0f (%.2fx).",
+              check.label(),
+              check.workers(),
+              check.eventsPerSecond(),
+              check.projectedOnThisMachineEventsPerSecond(),
+              check.projectedOnThisMachineEventsPerSecond() / check.eventsPerSecond()));
+    }
+    return b.append('\n').toString();
+  }
+
+  private static String seconds(Double s) {
+    return s == null ? "-" : String.format(Locale.ROOT, "%.1f", s);
+  }
+
+  /** Final validation AP against projected and measured events/s, one point pair per row. */
+  public static void plot(ScheduleComparison.Result r, String title, Path png) {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(900)
+            .height(560)
+            .title(title)
+            .xAxisTitle("training events/s (filled: projected to G devices; hollow: measured here)")
+            .yAxisTitle("validation AP after the last epoch")
+            .build();
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setMarkerSize(11);
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    for (ScheduleComparison.Row row : r.rows()) {
+      XYSeries projected =
+          chart.addSeries(
+              row.label(),
+              new double[] {row.projectedEventsPerSecond()},
+              new double[] {row.valAp()});
+      projected.setMarker(SeriesMarkers.CIRCLE);
+      XYSeries measured =
+          chart.addSeries(
+              row.label() + " (here)",
+              new double[] {row.eventsPerSecond()},
+              new double[] {row.valAp()});
+      measured.setMarker(SeriesMarkers.DIAMOND);
+      measured.setMarkerColor(new java.awt.Color(0, 0, 0, 0));
+      measured.setLineColor(projected.getMarkerColor());
+      measured.setShowInLegend(false);
+    }
+    try {
+      BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + png, e);
+    }
+  }
+}

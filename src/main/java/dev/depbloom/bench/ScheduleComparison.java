@@ -1,0 +1,260 @@
+package dev.depbloom.bench;
+
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.model.config.ScheduleConfig;
+import dev.depbloom.schedule.Schedules;
+import dev.depbloom.schedule.Trainer;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.EpochMetrics;
+import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.TrainingListener;
+import dev.depbloom.train.TrainingRun;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code sequential}, {@code disttgl} at every (i, k) split of G, and {@code depbloom} with its
+ * ablations, on the same data, model, seed and epochs (DESIGN.md sections 3 and 5): validation and
+ * test AP, events/s measured here, events/s projected to G real devices ({@link DeviceProjection}),
+ * and the time to reach the target validation AP ({@code sequential}'s final validation AP minus
+ * 0.5 points, checked at every epoch's validation) measured and projected — the fair measure when
+ * schedules do different work per epoch, as DistTGL's memory groups do. The speedup of a row is the
+ * fastest {@code disttgl} row's projected time to target over the row's.
+ */
+public final class ScheduleComparison {
+  /** Half a point of AP: the target is sequential's final validation AP minus this. */
+  public static final double TARGET_MARGIN = 0.005;
+
+  /**
+   * @param devices logical devices G of the compared schedules
+   * @param epochs training epochs of every row
+   * @param link the interconnect of the projection
+   * @param checkDevices G of the runs that check the projection against a measured run with one
+   *     worker per device (0: none)
+   * @param out folder of the rows' run folders
+   */
+  public record Settings(
+      int devices, int epochs, DeviceProjection.Link link, int checkDevices, Path out) {}
+
+  /** Validation after an epoch: cumulative training seconds, measured and projected. */
+  public record EpochPoint(int epoch, double trainSeconds, double projectedSeconds, double valAp) {}
+
+  /** One compared configuration and what it measured. */
+  public record Row(
+      String schedule,
+      String label,
+      String describe,
+      int devices,
+      int workers,
+      double valAp,
+      double testAp,
+      double eventsPerSecond,
+      double projectedEventsPerSecond,
+      double projectedOnThisMachineEventsPerSecond,
+      Double timeToTargetSeconds,
+      Double projectedTimeToTargetSeconds,
+      Double speedupOverDisttgl,
+      List<EpochPoint> epochs) {
+
+    /** This row with its times to target, measured and projected (null: never reached). */
+    Row withTimeToTarget(Double measured, Double projected) {
+      return new Row(
+          schedule,
+          label,
+          describe,
+          devices,
+          workers,
+          valAp,
+          testAp,
+          eventsPerSecond,
+          projectedEventsPerSecond,
+          projectedOnThisMachineEventsPerSecond,
+          measured,
+          projected,
+          speedupOverDisttgl,
+          epochs);
+    }
+
+    /** This row with its speedup over the fastest disttgl row (null: not comparable). */
+    Row withSpeedup(Double speedup) {
+      return new Row(
+          schedule,
+          label,
+          describe,
+          devices,
+          workers,
+          valAp,
+          testAp,
+          eventsPerSecond,
+          projectedEventsPerSecond,
+          projectedOnThisMachineEventsPerSecond,
+          timeToTargetSeconds,
+          projectedTimeToTargetSeconds,
+          speedup,
+          epochs);
+    }
+  }
+
+  /** The comparison, and the runs that check the projection. */
+  public record Result(double targetValAp, List<Row> rows, List<Row> checks) {}
+
+  /** A configuration to compare. */
+  record Candidate(String label, ScheduleConfig schedule, int workers) {}
+
+  private ScheduleComparison() {}
+
+  /** The rows of a comparison at G devices. */
+  static List<Candidate> candidates(int devices, int workers) {
+    List<Candidate> c = new ArrayList<>();
+    c.add(new Candidate("sequential", ScheduleConfig.SEQUENTIAL, workers));
+    for (int k = 1; k <= devices; k++) {
+      if (devices % k == 0) {
+        c.add(
+            new Candidate(
+                "disttgl i=" + devices / k + " k=" + k,
+                ScheduleConfig.disttgl(devices / k, k, true),
+                workers));
+      }
+    }
+    c.add(new Candidate("depbloom", profiled(devices, true, true), workers));
+    c.add(
+        new Candidate(
+            "depbloom partitioning only",
+            ScheduleConfig.depbloom(0, null, devices, 1, false, false, true),
+            workers));
+    c.add(
+        new Candidate(
+            "depbloom refinement only",
+            ScheduleConfig.depbloom(0, "contiguous", 1, devices, true, false, true),
+            workers));
+    c.add(new Candidate("depbloom no critical path", profiled(devices, true, false), workers));
+    return c;
+  }
+
+  /** A depbloom config whose window, partitioner, chains and micro-batches the profile chooses. */
+  private static ScheduleConfig profiled(int devices, boolean refine, boolean criticalPath) {
+    return new ScheduleConfig(
+        ScheduleConfig.Kind.DEPBLOOM, devices, 1, 1, true, 0, null, 0, 0, refine, criticalPath);
+  }
+
+  /** Runs every row on {@code base}'s data, model and seed; reports each row as it finishes. */
+  public static Result run(TrainingRun base, Settings s, Consumer<Row> progress) {
+    int workers = base.threads().workers();
+    List<Row> rows = new ArrayList<>();
+    for (Candidate c : candidates(s.devices(), workers)) {
+      Row r = row(base, s, c);
+      rows.add(r);
+      progress.accept(r);
+    }
+    double target = rows.get(0).valAp() - TARGET_MARGIN;
+    rows = withTargets(rows, target);
+    List<Row> checks = new ArrayList<>();
+    if (s.checkDevices() > 1) {
+      for (Candidate c :
+          List.of(
+              new Candidate(
+                  "check disttgl i=" + s.checkDevices(),
+                  ScheduleConfig.disttgl(s.checkDevices(), 1, true),
+                  s.checkDevices()),
+              new Candidate(
+                  "check depbloom", profiled(s.checkDevices(), true, true), s.checkDevices()))) {
+        Row r = row(base, s, c);
+        checks.add(r);
+        progress.accept(r);
+      }
+    }
+    return new Result(target, rows, withTargets(checks, target));
+  }
+
+  private static Row row(TrainingRun base, Settings s, Candidate c) {
+    ModelConfig config = base.config().withSchedule(c.schedule());
+    ScheduleConfig resolved =
+        Schedules.resolve(
+                config.schedule(), base.events(), base.split(), config.train().batchSize())
+            .config();
+    config = config.withSchedule(resolved);
+    ThreadBudget t = base.threads();
+    TrainingRun run =
+        new TrainingRun(
+            base.events(),
+            base.dataSource(),
+            base.split(),
+            config,
+            base.seed(),
+            new ThreadBudget(t.intraOp(), t.blas(), c.workers()),
+            base.samplerThreads());
+    List<EpochPoint> points = new ArrayList<>();
+    try (Trainer trainer = new Trainer(run)) {
+      DeviceProjection projection =
+          new DeviceProjection(resolved.devices(), 4L * trainer.parameterCount(), s.link());
+      trainer.observe(projection);
+      double[] trained = {0};
+      long[] events = {0};
+      trainer.addListener(
+          new TrainingListener() {
+            @Override
+            public void epochFinished(EpochMetrics m) {
+              trained[0] += m.trainSeconds();
+              events[0] += m.trainEvents();
+              points.add(new EpochPoint(m.epoch(), trained[0], projection.seconds(), m.valAp()));
+            }
+          });
+      RunDirectory dir =
+          RunDirectory.create(s.out().resolve(c.label().replace(' ', '-').replace("=", "")));
+      trainer.fit(dir, List.of(), 0);
+      TestMetrics test = trainer.test(dir, dir.readState().bestEpoch());
+      return new Row(
+          resolved.kind().label(),
+          c.label(),
+          trainer.schedule().describe(),
+          resolved.devices(),
+          c.workers(),
+          points.get(points.size() - 1).valAp(),
+          test.ap(),
+          events[0] / trained[0],
+          events[0] / projection.seconds(),
+          events[0] / projection.measuredLink(),
+          null,
+          null,
+          null,
+          List.copyOf(points));
+    }
+  }
+
+  /** The rows with their times to target and their speedup over the fastest disttgl row. */
+  static List<Row> withTargets(List<Row> rows, double target) {
+    Double bestDisttgl = null;
+    List<Row> timed = new ArrayList<>();
+    for (Row r : rows) {
+      EpochPoint hit = null;
+      for (EpochPoint p : r.epochs()) {
+        if (p.valAp() >= target) {
+          hit = p;
+          break;
+        }
+      }
+      Row t =
+          r.withTimeToTarget(
+              hit == null ? null : hit.trainSeconds(), hit == null ? null : hit.projectedSeconds());
+      if (r.schedule().equals("disttgl") && t.projectedTimeToTargetSeconds() != null) {
+        bestDisttgl =
+            bestDisttgl == null
+                ? t.projectedTimeToTargetSeconds()
+                : Math.min(bestDisttgl, t.projectedTimeToTargetSeconds());
+      }
+      timed.add(t);
+    }
+    List<Row> out = new ArrayList<>();
+    for (Row t : timed) {
+      Double speedup =
+          bestDisttgl == null || t.projectedTimeToTargetSeconds() == null
+              ? null
+              : bestDisttgl / t.projectedTimeToTargetSeconds();
+      out.add(t.withSpeedup(speedup));
+    }
+    return out;
+  }
+}

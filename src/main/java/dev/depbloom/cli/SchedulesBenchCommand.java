@@ -1,0 +1,204 @@
+package dev.depbloom.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.depbloom.bench.ComparisonReport;
+import dev.depbloom.bench.DeviceProjection;
+import dev.depbloom.bench.ScheduleComparison;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
+import dev.depbloom.data.Split;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.TrainingRun;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code depbloom bench schedules}: sequential, disttgl and depbloom side by side. */
+@Command(
+    name = "schedules",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Trains the same data, model, seed and epochs under sequential, disttgl at every (i, k)"
+          + " split of G, and depbloom with its ablations (partitioning only, refinement only,"
+          + " no critical path), and reports per row: validation and test AP, training events/s"
+          + " measured on this machine's workers and projected to G real devices, the time to"
+          + " reach sequential's final validation AP minus 0.5 points (measured and projected),"
+          + " and the speedup over the fastest disttgl. Writes comparison.json, comparison.md"
+          + " and comparison.png to --out. The projection uses only costs measured in the run and"
+          + " the stated link; two runs at G = --check-devices with one worker per device check"
+          + " it against measurement.",
+      ""
+    })
+final class SchedulesBenchCommand implements Callable<Integer> {
+  @Option(names = "--data", paramLabel = "PATH", description = "Data set (default: embedded).")
+  String data;
+
+  @Mixin LoadOptionsMixin load;
+
+  @Option(names = "--model", paramLabel = "NAME", defaultValue = "tgn", description = "Model.")
+  String model;
+
+  @Option(
+      names = "--devices",
+      paramLabel = "G",
+      defaultValue = "8",
+      description = "Logical devices (default 8).")
+  int devices;
+
+  @Option(names = "--epochs", paramLabel = "N", defaultValue = "3", description = "Epochs.")
+  int epochs;
+
+  @Option(
+      names = "--edge-feature-dim",
+      paramLabel = "W",
+      description = "Zero edge features of width W for data without them (172 for WIKI).")
+  Integer edgeFeatureDim;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "Seed.")
+  long seed;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "W",
+      description = "Workers of the compared rows (default: one per core).")
+  Integer workers;
+
+  @Option(
+      names = "--check-devices",
+      paramLabel = "G",
+      defaultValue = "2",
+      description = "G of the projection check runs, one worker per device (0: none).")
+  int checkDevices;
+
+  @Option(
+      names = "--link-latency-us",
+      paramLabel = "US",
+      defaultValue = "10",
+      description = "Link latency of the projection, microseconds (default 10).")
+  double latencyMicros;
+
+  @Option(
+      names = "--link-gbps",
+      paramLabel = "GB/S",
+      defaultValue = "16",
+      description = "Link bandwidth of the projection, GB/s (default 16, PCIe 4.0 x16 class).")
+  double gigabytesPerSecond;
+
+  @Option(
+      names = "--set",
+      paramLabel = "SECTION.KEY=VALUE",
+      description = "Overrides a model config key for every row.")
+  Map<String, String> overrides = new LinkedHashMap<>();
+
+  @Option(names = "--out", paramLabel = "DIR", description = "Output folder (must not exist).")
+  Path out;
+
+  @Option(names = "--json", description = "Last line of standard output: one JSON object.")
+  boolean json;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    if (devices < 1
+        || epochs < 1
+        || checkDevices < 0
+        || latencyMicros < 0
+        || gigabytesPerSecond <= 0) {
+      throw new InputException(
+          "--devices and --epochs must be at least 1, --check-devices at least 0, the link"
+              + " latency at least 0 and its bandwidth positive");
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
+    Map<String, String> o = new LinkedHashMap<>(overrides);
+    o.put("train.epoch", String.valueOf(epochs));
+    ModelConfig config =
+        RunSetup.withAttentionInput(
+            ModelZoo.config(model, o), events, o.containsKey("gnn.dim_time"), err);
+    int cores = Runtime.getRuntime().availableProcessors();
+    int w = workers != null ? workers : cores;
+    TrainingRun base =
+        new TrainingRun(
+            events,
+            data == null ? RunSetup.EMBEDDED : data,
+            Split.of(events),
+            config,
+            seed,
+            new ThreadBudget(1, Math.max(1, cores / w), w),
+            cores);
+    Path dir = out != null ? out : defaultOut();
+    if (Files.exists(dir)) {
+      throw new InputException(dir + ": output folder exists; choose another --out");
+    }
+    DeviceProjection.Link link =
+        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9);
+    ScheduleComparison.Result r =
+        ScheduleComparison.run(
+            base,
+            new ScheduleComparison.Settings(
+                devices, epochs, link, checkDevices, dir.resolve("runs")),
+            row -> {
+              err.printf(
+                  Locale.ROOT,
+                  "depbloom: %-28s val AP %.4f, test AP %.4f, %,.0f events/s here, %,.0f"
+                      + " projected%n",
+                  row.label(),
+                  row.valAp(),
+                  row.testAp(),
+                  row.eventsPerSecond(),
+                  row.projectedEventsPerSecond());
+              err.flush();
+            });
+    String md = ComparisonReport.markdown(r, link);
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("data", base.dataSource());
+    summary.put("model", config.name());
+    summary.put("devices", devices);
+    summary.put("epochs", epochs);
+    summary.put("linkLatencySeconds", link.latencySeconds());
+    summary.put("linkBytesPerSecond", link.bytesPerSecond());
+    summary.put("targetValAp", r.targetValAp());
+    summary.put("rows", r.rows());
+    summary.put("checks", r.checks());
+    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    try {
+      Files.writeString(dir.resolve("comparison.md"), md);
+      mapper.writeValue(dir.resolve("comparison.json").toFile(), summary);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ComparisonReport.plot(
+        r,
+        config.name() + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
+        dir.resolve("comparison.png"));
+    PrintWriter o2 = spec.commandLine().getOut();
+    o2.print(md);
+    if (json) {
+      o2.println(Summaries.json(summary));
+    }
+    o2.flush();
+    return 0;
+  }
+
+  private static Path defaultOut() {
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    return Path.of("runs", "bench-schedules-" + stamp);
+  }
+}

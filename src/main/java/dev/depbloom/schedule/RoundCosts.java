@@ -1,0 +1,48 @@
+package dev.depbloom.schedule;
+
+import java.util.List;
+
+/**
+ * What one training round cost, as measured on this machine's workers: per task (a logical device's
+ * item, or a shard of it) its stages in nanoseconds, and the coordinator's round-end work. The raw
+ * material of a projection to real devices.
+ *
+ * @param round the round's index in its epoch
+ * @param events the round's events
+ * @param tasks per task, in device order
+ * @param allReduceNanos summing the round's gradients
+ * @param optimizerNanos the optimizer step
+ * @param commitNanos the round's commit on the critical path (for hot/cold commits: the hot part)
+ * @param mergeNanos the window-end merge of memory views (0 when the round does not merge)
+ * @param writeBytes bytes of the memory rows and mails (with ids and times) the round committed on
+ *     the critical path: all of them, or with hot/cold commits the hot ones
+ */
+public record RoundCosts(
+    int round,
+    int events,
+    List<TaskCost> tasks,
+    long allReduceNanos,
+    long optimizerNanos,
+    long commitNanos,
+    long mergeNanos,
+    long writeBytes) {
+
+  /**
+   * One task's stages. {@code refineWaitNanos} is the time a refined micro-batch waited for the
+   * earlier micro-batches of its large batch; {@code refineNanos} the overlay it then built.
+   *
+   * @param chain the memory view (DepBloom's sub-chain) the task belongs to
+   * @param microBatch its index among the refined micro-batches of its chain (-1: not refined)
+   */
+  public record TaskCost(
+      int device,
+      int chain,
+      int microBatch,
+      long sampleNanos,
+      long refineWaitNanos,
+      long refineNanos,
+      long fetchNanos,
+      long memoryUpdateNanos,
+      long memoryWriteNanos,
+      long trainNanos) {}
+}

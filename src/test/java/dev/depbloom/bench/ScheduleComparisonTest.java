@@ -1,0 +1,58 @@
+package dev.depbloom.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Times to target and speedups over the fastest disttgl, on hand-made curves. */
+class ScheduleComparisonTest {
+  private static ScheduleComparison.Row row(String schedule, double... apAtEpochs) {
+    List<ScheduleComparison.EpochPoint> points = new java.util.ArrayList<>();
+    for (int e = 0; e < apAtEpochs.length; e++) {
+      points.add(
+          new ScheduleComparison.EpochPoint(
+              e + 1,
+              10.0 * (e + 1),
+              2.0 * (e + 1) * (schedule.equals("depbloom") ? 0.5 : 1),
+              apAtEpochs[e]));
+    }
+    return new ScheduleComparison.Row(
+        schedule,
+        schedule,
+        schedule,
+        8,
+        2,
+        apAtEpochs[apAtEpochs.length - 1],
+        0,
+        0,
+        0,
+        0,
+        null,
+        null,
+        null,
+        points);
+  }
+
+  @Test
+  void timeToTargetIsTheFirstValidationAtOrAboveItAndSpeedupIsOverTheFastestDisttgl() {
+    List<ScheduleComparison.Row> rows =
+        ScheduleComparison.withTargets(
+            List.of(
+                row("sequential", 0.80, 0.90),
+                row("disttgl", 0.70, 0.86, 0.90),
+                row("disttgl", 0.89, 0.90, 0.91),
+                row("depbloom", 0.88, 0.90),
+                row("depbloom", 0.80, 0.84)),
+            0.895);
+    assertEquals(20.0, rows.get(0).timeToTargetSeconds());
+    assertEquals(30.0, rows.get(1).timeToTargetSeconds());
+    assertEquals(4.0, rows.get(2).projectedTimeToTargetSeconds());
+    assertEquals(2.0, rows.get(3).projectedTimeToTargetSeconds());
+    assertEquals(2.0, rows.get(3).speedupOverDisttgl()); // 4 s (fastest disttgl) / 2 s
+    assertEquals(1.0, rows.get(2).speedupOverDisttgl());
+    assertNull(rows.get(4).timeToTargetSeconds());
+    assertNull(rows.get(4).speedupOverDisttgl());
+  }
+}
