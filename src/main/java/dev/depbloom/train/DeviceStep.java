@@ -212,7 +212,14 @@ public final class DeviceStep {
    * overlay's cost is the {@code refine} stage.
    */
   private static OverlayMemory overlay(Task task, MemoryStore memory, List<MemoryWrite> earlier) {
-    return earlier == null ? null : new OverlayMemory(memory.view(task.view()), earlier);
+    if (earlier == null) {
+      return null;
+    }
+    for (MemoryWrite w : earlier) { // the overlay copies these rows from the view: read them
+      memory.awaitReadable(task.view(), w.memoryNodes(), task.round());
+      memory.awaitReadable(task.view(), w.mailNodes(), task.round());
+    }
+    return new OverlayMemory(memory.view(task.view()), earlier);
   }
 
   /**

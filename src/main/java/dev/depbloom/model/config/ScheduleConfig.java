@@ -18,7 +18,8 @@ import java.util.Locale;
  *       micro_batches} k micro-batches of B; {@code refine} (intra-batch memory refinement) and
  *       {@code critical_path} (hot rows first, cold rows off the critical path) switch the other
  *       two techniques. {@code devices = P * k}. Unset window, partitioner, chains and
- *       micro_batches come from the dependency profile's recommendation ({@code auto}).
+ *       micro_batches come from the dependency profile's recommendation; {@code auto: true} has it
+ *       choose all four.
  * </ul>
  *
  * @param kind which schedule
@@ -141,7 +142,12 @@ public record ScheduleConfig(
     int microBatches = r.nonNegativeInt("micro_batches", 0);
     boolean refine = r.bool("refine", true);
     boolean criticalPath = r.bool("critical_path", true);
-    r.ignore("auto");
+    if (r.bool("auto", false)) { // the profile chooses all four, whatever else says
+      window = 0;
+      partitioner = null;
+      chains = 0;
+      microBatches = 0;
+    }
     r.finish();
     return switch (kind) {
       case SEQUENTIAL -> {

@@ -100,4 +100,59 @@ class ScheduleConfigTest {
                 "2"));
     assertEquals(c, ConfigReader.parse(ConfigWriter.toYaml(c), "written", "apan", Map.of()));
   }
+
+  @Test
+  void depbloomResolvesChainsAndMicroBatchesFromTheDevicesAndLeavesTheRestToTheProfile() {
+    ScheduleConfig c =
+        schedule(
+            Map.of("schedule.name", "depbloom", "schedule.devices", "8", "schedule.chains", "2"));
+    assertEquals(2, c.chains());
+    assertEquals(4, c.microBatches());
+    assertEquals(8, c.devices());
+    assertEquals(2, c.memoryViews());
+    assertEquals(true, c.needsProfile(), "window and partitioner are still open");
+    ScheduleConfig open = schedule(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
+    assertEquals(4, open.devices());
+    assertEquals(0, open.chains());
+    ScheduleConfig all =
+        schedule(
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.window", "6000",
+                "schedule.partitioner", "topology",
+                "schedule.chains", "2",
+                "schedule.micro_batches", "2",
+                "schedule.refine", "false"));
+    assertEquals(ScheduleConfig.depbloom(6000, "topology", 2, 2, false, true, true), all);
+    assertEquals(false, all.needsProfile());
+    ScheduleConfig auto =
+        schedule(
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.devices", "4",
+                "schedule.chains", "2",
+                "schedule.window", "6000",
+                "schedule.auto", "true"));
+    assertEquals(0, auto.chains());
+    assertEquals(0, auto.window());
+    assertEquals(4, auto.devices());
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                schedule(
+                    Map.of(
+                        "schedule.name", "depbloom",
+                        "schedule.devices", "8",
+                        "schedule.chains", "3")));
+    assertEquals(
+        "model tgn: schedule.chains: 8 logical devices are not a multiple of 3", e.getMessage());
+    e =
+        assertThrows(
+            ConfigException.class,
+            () -> schedule(Map.of("schedule.name", "depbloom", "schedule.partitioner", "metis")));
+    assertEquals(
+        "model tgn: schedule.partitioner: expected one of [contiguous, topology], got 'metis'",
+        e.getMessage());
+  }
 }
