@@ -66,13 +66,13 @@ final class ProfileCommand implements Callable<Integer> {
   @Option(
       names = "--read-rule",
       paramLabel = "RULE",
-      defaultValue = "owned-rows",
+      defaultValue = "own-writes",
       converter = ReadRuleConverter.class,
       description = {
         "Read rule the recommendation judges lost dependencies by (both are reported):"
             + " owned-rows (DESIGN.md section 3: a chain reads only its own nodes' rows as it"
             + " writes them) or own-writes (a chain also reads its own writes to other chains'"
-            + " nodes). Default: ${DEFAULT-VALUE}."
+            + " nodes: what the depbloom schedule does). Default: ${DEFAULT-VALUE}."
       })
   ReadRule readRule;
 

@@ -42,7 +42,8 @@ import picocli.CommandLine.Option;
           + " and the speedup over the fastest disttgl. Writes comparison.json, comparison.md"
           + " and comparison.png to --out. The projection uses only costs measured in the run and"
           + " the stated link; two runs at G = --check-devices with one worker per device check"
-          + " it against measurement.",
+          + " it against measurement. Test passes score one negative per event (test AP does"
+          + " not depend on more) unless --set train.eval_negatives says otherwise.",
       ""
     })
 final class SchedulesBenchCommand implements Callable<Integer> {
@@ -127,7 +128,9 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     }
     PrintWriter err = spec.commandLine().getErr();
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
-    Map<String, String> o = new LinkedHashMap<>(overrides);
+    Map<String, String> o = new LinkedHashMap<>();
+    o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
+    o.putAll(overrides);
     o.put("train.epoch", String.valueOf(epochs));
     ModelConfig config =
         RunSetup.withAttentionInput(

@@ -29,9 +29,12 @@ public record ProfileSettings(
     }
   }
 
-  /** The default windows, lost dependencies judged by DESIGN.md's {@link ReadRule#OWNED_ROWS}. */
+  /**
+   * The default windows, lost dependencies judged by {@link ReadRule#OWN_WRITES}: the read rule the
+   * {@code depbloom} schedule implements (a chain's memory view holds all of its own writes).
+   */
   public static ProfileSettings of(int devices, int batchSize) {
-    return new ProfileSettings(devices, batchSize, DEFAULT_WINDOWS, ReadRule.OWNED_ROWS);
+    return new ProfileSettings(devices, batchSize, DEFAULT_WINDOWS, ReadRule.OWN_WRITES);
   }
 
   /** Chain counts P that divide G, ascending. */

@@ -7,7 +7,6 @@ import dev.depbloom.partition.ContiguousPartitioner;
 import dev.depbloom.partition.DependencyProfile;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.partition.ProfileSettings;
-import dev.depbloom.partition.ReadRule;
 import dev.depbloom.partition.Recommendation;
 import dev.depbloom.partition.TopologyPartitioner;
 
@@ -66,9 +65,7 @@ public final class Schedules {
     if (!config.needsProfile()) {
       return new Resolution(config, null);
     }
-    ProfileSettings settings =
-        new ProfileSettings(
-            config.devices(), batchSize, ProfileSettings.DEFAULT_WINDOWS, ReadRule.OWN_WRITES);
+    ProfileSettings settings = ProfileSettings.of(config.devices(), batchSize);
     Recommendation r = DependencyProfile.recommend(events, split, settings);
     int window = r.window() > 0 ? r.window() : split.trainEnd();
     String partitioner = r.partitioner() != null ? r.partitioner() : "contiguous";
