@@ -71,34 +71,53 @@ public final class ComparisonReport {
     return s == null ? "-" : String.format(Locale.ROOT, "%.1f", s);
   }
 
-  /** Final validation AP against projected and measured events/s, one point pair per row. */
+  /** Ten colours that stay apart (Tableau 10). */
+  private static final java.awt.Color[] PALETTE = {
+    new java.awt.Color(0x4e79a7), new java.awt.Color(0xf28e2b), new java.awt.Color(0xe15759),
+    new java.awt.Color(0x76b7b2), new java.awt.Color(0x59a14f), new java.awt.Color(0xedc948),
+    new java.awt.Color(0xb07aa1), new java.awt.Color(0xff9da7), new java.awt.Color(0x9c755f),
+    new java.awt.Color(0x7f7f7f)
+  };
+
+  /**
+   * Final validation AP against events/s, one colour per row: projected to G devices as a large
+   * marker whose shape says the schedule (square sequential, circle disttgl, diamond depbloom), and
+   * measured here as a cross of the same colour.
+   */
   public static void plot(ScheduleComparison.Result r, String title, Path png) {
     XYChart chart =
         new XYChartBuilder()
-            .width(900)
-            .height(560)
+            .width(960)
+            .height(580)
             .title(title)
-            .xAxisTitle("training events/s (filled: projected to G devices; hollow: measured here)")
+            .xAxisTitle("training events/s (marker: projected to G devices; cross: measured here)")
             .yAxisTitle("validation AP after the last epoch")
             .build();
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-    chart.getStyler().setMarkerSize(11);
+    chart.getStyler().setMarkerSize(12);
     chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    int i = 0;
     for (ScheduleComparison.Row row : r.rows()) {
+      java.awt.Color color = PALETTE[i++ % PALETTE.length];
       XYSeries projected =
           chart.addSeries(
               row.label(),
               new double[] {row.projectedEventsPerSecond()},
               new double[] {row.valAp()});
-      projected.setMarker(SeriesMarkers.CIRCLE);
+      projected.setMarker(
+          switch (row.schedule()) {
+            case "sequential" -> SeriesMarkers.SQUARE;
+            case "disttgl" -> SeriesMarkers.CIRCLE;
+            default -> SeriesMarkers.DIAMOND;
+          });
+      projected.setMarkerColor(color);
       XYSeries measured =
           chart.addSeries(
-              row.label() + " (here)",
+              row.label() + " (measured)",
               new double[] {row.eventsPerSecond()},
               new double[] {row.valAp()});
-      measured.setMarker(SeriesMarkers.DIAMOND);
-      measured.setMarkerColor(new java.awt.Color(0, 0, 0, 0));
-      measured.setLineColor(projected.getMarkerColor());
+      measured.setMarker(SeriesMarkers.CROSS);
+      measured.setMarkerColor(color);
       measured.setShowInLegend(false);
     }
     try {
