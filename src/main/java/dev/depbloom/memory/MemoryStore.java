@@ -24,6 +24,7 @@ public final class MemoryStore implements AutoCloseable {
   private final List<NodeMemory> views;
   private final int[][] versions; // [view][node]
   private final int[][] pending; // [view][node] announced, uncommitted writes
+  private final java.util.BitSet dirty = new java.util.BitSet(); // rows written since the merge
   private final long timeoutNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition committed = lock.newCondition();
@@ -97,10 +98,12 @@ public final class MemoryStore implements AutoCloseable {
       for (int v : p.write().memoryNodes()) {
         pending[p.view()][v]--;
         versions[p.view()][v]++;
+        dirty.set(v);
       }
       for (int v : p.write().mailNodes()) {
         pending[p.view()][v]--;
         versions[p.view()][v]++;
+        dirty.set(v);
       }
       committed.signalAll();
     } finally {
@@ -160,7 +163,6 @@ public final class MemoryStore implements AutoCloseable {
   public void mergeLatest() {
     lock.lock();
     try {
-      int n = versions[0].length;
       int p = views.size();
       if (p == 1) {
         return;
@@ -168,24 +170,28 @@ public final class MemoryStore implements AutoCloseable {
       for (int v = 0; v < p; v++) {
         requireNothingPending(v, "merged");
       }
-      int[] memoryFrom = new int[n];
-      int[] mailFrom = new int[n];
-      for (int node = 0; node < n; node++) {
+      // Rows nobody wrote since the last merge are equal in every view (reset views stay listed:
+      // merging rows that are equal is harmless).
+      int[] rows = dirty.stream().toArray();
+      int[] memoryFrom = new int[rows.length];
+      int[] mailFrom = new int[rows.length];
+      for (int i = 0; i < rows.length; i++) {
+        int node = rows[i];
         for (int v = 1; v < p; v++) {
-          if (views.get(v).lastUpdate(node) > views.get(memoryFrom[node]).lastUpdate(node)) {
-            memoryFrom[node] = v;
+          if (views.get(v).lastUpdate(node) > views.get(memoryFrom[i]).lastUpdate(node)) {
+            memoryFrom[i] = v;
           }
-          if (views.get(v).latestMailTime(node) > views.get(mailFrom[node]).latestMailTime(node)) {
-            mailFrom[node] = v;
+          if (views.get(v).latestMailTime(node) > views.get(mailFrom[i]).latestMailTime(node)) {
+            mailFrom[i] = v;
           }
         }
       }
       for (int to = 0; to < p; to++) {
         for (int from = 0; from < p; from++) {
           if (from != to) {
-            int[] memoryRows = rowsFrom(memoryFrom, from, to);
+            int[] memoryRows = rowsFrom(rows, memoryFrom, from);
             views.get(to).copyMemoryRows(views.get(from), memoryRows, memoryRows);
-            int[] mailRows = rowsFrom(mailFrom, from, to);
+            int[] mailRows = rowsFrom(rows, mailFrom, from);
             views.get(to).copyMailRows(views.get(from), mailRows, mailRows);
             for (int node : memoryRows) {
               versions[to][node]++;
@@ -196,26 +202,27 @@ public final class MemoryStore implements AutoCloseable {
           }
         }
       }
+      dirty.clear();
     } finally {
       lock.unlock();
     }
   }
 
-  /** Nodes whose winning view is {@code from}, to be copied into view {@code to}. */
-  private static int[] rowsFrom(int[] winner, int from, int to) {
+  /** The rows whose winning view is {@code from}. */
+  private static int[] rowsFrom(int[] rows, int[] winner, int from) {
     int count = 0;
     for (int w : winner) {
       if (w == from) {
         count++;
       }
     }
-    int[] rows = new int[count];
-    for (int node = 0, k = 0; node < winner.length; node++) {
-      if (winner[node] == from) {
-        rows[k++] = node;
+    int[] out = new int[count];
+    for (int i = 0, k = 0; i < rows.length; i++) {
+      if (winner[i] == from) {
+        out[k++] = rows[i];
       }
     }
-    return rows;
+    return out;
   }
 
   private void requireNothingPending(int view, String what) {
