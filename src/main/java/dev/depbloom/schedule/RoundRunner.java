@@ -8,6 +8,7 @@ import dev.depbloom.device.DeviceWrite;
 import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.HotColdCommit;
 import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.memory.ViewRows;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.WorkerPool;
@@ -75,6 +76,14 @@ public final class RoundRunner implements AutoCloseable {
   private final Map<Integer, boolean[]> hotMarks =
       new HashMap<>(); // view -> [N], cleared per round
 
+  /**
+   * Whether memory crosses processes only at merges (the schedule's views stay on one rank between
+   * merges); then {@link #written} holds, per view, the rows this process wrote since the last.
+   */
+  private final boolean exchangeAtMerge;
+
+  private final Map<Integer, java.util.BitSet> written = new HashMap<>();
+
   /** How long a micro-batch waits for an earlier one's memory write. */
   private static final long READ_TIMEOUT_MILLIS = 300_000;
 
@@ -97,6 +106,12 @@ public final class RoundRunner implements AutoCloseable {
     for (int d = 0; d < deviceTimers.length; d++) {
       deviceTimers[d] = new StageTimer();
     }
+    this.exchangeAtMerge = collective.worldSize() > 1 && schedule.exchangesAtMerge();
+    List<long[]> shapes = new ArrayList<>();
+    for (int p = 0; p < session.replica().parameterCount(); p++) {
+      shapes.add(session.replica().parameters().get(p).sizes().vec().get());
+    }
+    collective.parameters(shapes);
   }
 
   /**
@@ -146,9 +161,11 @@ public final class RoundRunner implements AutoCloseable {
    * are hot. Returns the mean loss of the round's events.
    */
   public double run(RoundPlan round, RoundPlan next, int epoch) {
+    collective.beginRound(epoch, round.index());
     for (int v : round.resetViews()) {
       commit.drain();
       session.resetView(v);
+      written.remove(v);
     }
     Planned planned = planned(round, epoch);
     boolean prefetch = schedule.criticalPath() && next != null;
@@ -221,10 +238,17 @@ public final class RoundRunner implements AutoCloseable {
     commit.drain();
   }
 
-  /** Exchanges the round's writes with the other processes, commits them, merges at window end. */
+  /**
+   * Exchanges the round's writes with the other processes, commits them, merges at window end. When
+   * memory crosses processes only at merges, this process commits its own writes, notes the rows
+   * they touch, and at the merge exchanges the final rows of the views it ran.
+   */
   private void commitRound(RoundPlan round, RoundPlan next, List<DeviceWrite> writes) {
     List<DeviceWrite> all =
-        coordinator(Stage.SYNC, "exchangeWrites", round, () -> collective.exchangeWrites(writes));
+        exchangeAtMerge
+            ? noteWritten(writes)
+            : coordinator(
+                Stage.SYNC, "exchangeWrites", round, () -> collective.exchangeWrites(writes));
     boolean allHot = next == null || round.mergeViews() || !next.resetViews().isEmpty();
     try {
       coordinator(
@@ -241,6 +265,10 @@ public final class RoundRunner implements AutoCloseable {
       clearHotRows();
     }
     if (round.mergeViews()) {
+      if (exchangeAtMerge) {
+        commit.drain();
+        exchangeWrittenRows(round);
+      }
       coordinator(
           Stage.MEMORY_WRITE,
           "merge",
@@ -250,6 +278,45 @@ public final class RoundRunner implements AutoCloseable {
             session.memory().mergeLatest();
             return null;
           });
+    }
+  }
+
+  private List<DeviceWrite> noteWritten(List<DeviceWrite> writes) {
+    for (DeviceWrite w : writes) {
+      java.util.BitSet rows = written.computeIfAbsent(w.view(), v -> new java.util.BitSet());
+      for (int node : w.write().memoryNodes()) {
+        rows.set(node);
+      }
+      for (int node : w.write().mailNodes()) {
+        rows.set(node);
+      }
+    }
+    return writes;
+  }
+
+  /**
+   * Sends the final rows this process wrote to its views since the last merge and overwrites the
+   * other processes' views with theirs, so that every process merges the same views.
+   */
+  private void exchangeWrittenRows(RoundPlan round) {
+    List<ViewRows> mine = new ArrayList<>();
+    try (StepScope scope = new StepScope()) {
+      for (var e : new java.util.TreeMap<>(written).entrySet()) {
+        int[] nodes = e.getValue().stream().toArray();
+        mine.add(ViewRows.read(e.getKey(), session.memory().view(e.getKey()), nodes));
+      }
+      List<ViewRows> all =
+          coordinator(Stage.SYNC, "exchangeRows", round, () -> collective.exchangeRows(mine));
+      for (ViewRows rows : all) {
+        if (!mine.contains(rows)) {
+          try (rows) {
+            session.memory().replaceRows(rows);
+          }
+        }
+      }
+    } finally {
+      mine.forEach(ViewRows::close);
+      written.clear();
     }
   }
 
@@ -272,7 +339,7 @@ public final class RoundRunner implements AutoCloseable {
     List<StageTimer> timers = new ArrayList<>();
     Map<Integer, MicroBatchChain> chains = new HashMap<>();
     for (ItemPlan item : round.items()) {
-      if (!collective.runs(item.device())) {
+      if (schedule.rankOf(item.device(), collective.worldSize()) != collective.rank()) {
         continue;
       }
       MicroBatchChain chain = null;
