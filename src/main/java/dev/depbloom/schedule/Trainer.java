@@ -183,6 +183,7 @@ public final class Trainer implements AutoCloseable {
     for (StageTimer t : runner.deviceTimers()) {
       perDevice.add(t.secondsByKey());
     }
+    perDevice = deviceTimesOfAllRanks(perDevice);
     long v0 = System.nanoTime();
     evaluationThreads();
     session.replica().model().eval();
@@ -200,6 +201,35 @@ public final class Trainer implements AutoCloseable {
         perDevice,
         checksum,
         ranks);
+  }
+
+  /**
+   * Each logical device's stage seconds as measured by the process that ran it (this process's
+   * timers hold zeros for the devices of other ranks).
+   */
+  private List<Map<String, Double>> deviceTimesOfAllRanks(List<Map<String, Double>> local) {
+    int w = collective.worldSize();
+    if (w == 1) {
+      return local;
+    }
+    List<String> keys = List.copyOf(local.get(0).keySet());
+    long[] mine = new long[local.size() * keys.size()];
+    for (int d = 0; d < local.size(); d++) {
+      for (int k = 0; k < keys.size(); k++) {
+        mine[d * keys.size() + k] = Double.doubleToRawLongBits(local.get(d).get(keys.get(k)));
+      }
+    }
+    long[] all = collective.allGather(mine);
+    List<Map<String, Double>> out = new ArrayList<>();
+    for (int d = 0; d < local.size(); d++) {
+      int from = runner.schedule().rankOf(d, w) * mine.length + d * keys.size();
+      Map<String, Double> m = new java.util.LinkedHashMap<>();
+      for (int k = 0; k < keys.size(); k++) {
+        m.put(keys.get(k), Double.longBitsToDouble(all[from + k]));
+      }
+      out.add(m);
+    }
+    return out;
   }
 
   /** Bytes this process has sent so far, by {@link Traffic} kind. */

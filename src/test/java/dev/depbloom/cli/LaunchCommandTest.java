@@ -138,6 +138,58 @@ class LaunchCommandTest {
     }
     assertFalse(l.stdout().contains("[rank 1] {"), "rank 1 prints no summary: " + l.stdout());
     assertTrue(Files.exists(launched.resolve("test.json")));
+    JsonNode devices = JSON.readTree(two.get(0)).get("devices");
+    assertTrue(devices.get(1).get("train").asDouble() > 0, "rank 1's device times: " + devices);
+  }
+
+  /**
+   * Two launchers posing as two machines on loopback (--nnodes 2, one rank each, rank 0's machine
+   * given as --master): the run is the one-process run.
+   */
+  @Test
+  void twoMachinesOfOneRankEachTrainExactlyAsOneProcess() throws Exception {
+    Path single = dir.resolve("single");
+    List<String> inProcess = train(single, 1, "disttgl");
+    inProcess.addAll(List.of("--workers", "2"));
+    JsonNode expected = runInProcess(inProcess);
+
+    String master = "127.0.0.1:" + freePort();
+    Path launched = dir.resolve("launched");
+    List<Launched> nodes = new ArrayList<>();
+    for (int node = 0; node < 2; node++) {
+      nodes.add(
+          launch(
+              List.of(
+                  "--nproc",
+                  "1",
+                  "--nnodes",
+                  "2",
+                  "--node-rank",
+                  String.valueOf(node),
+                  "--master",
+                  master),
+              train(launched, 1, "disttgl")));
+    }
+    for (Launched n : nodes) {
+      assertTrue(n.process().waitFor(240, TimeUnit.SECONDS));
+      assertEquals(0, n.process().exitValue(), n.output());
+    }
+    assertTrue(nodes.get(1).stderr().contains("ranks 1..1 of 2 on this machine (node 1 of 2)"));
+    JsonNode got = summary(nodes.get(0).stdout(), 0);
+    for (String key : List.of("valAp", "testAp", "testAuc", "testMrr")) {
+      assertEquals(expected.get(key), got.get(key), key);
+    }
+    assertEquals(
+        JSON.readTree(Files.readAllLines(single.resolve("metrics.jsonl")).get(0))
+            .get("parameterChecksum"),
+        JSON.readTree(Files.readAllLines(launched.resolve("metrics.jsonl")).get(0))
+            .get("parameterChecksum"));
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
   }
 
   @Test
