@@ -39,8 +39,11 @@ public final class C10dBackends {
   /**
    * A client of the store at {@code host:port}, or the store itself ({@code server}, rank 0).
    * Connecting retries until {@code timeout}; every later operation times out after it too.
+   * libtorch's log level follows {@code TORCH_CPP_LOG_LEVEL} (as in PyTorch, which reads it at
+   * start; a JVM must ask), so c10d's warnings can be turned down.
    */
   public static TCPStore store(String host, int port, boolean server, Duration timeout) {
+    torch.initLogging();
     TCPStoreOptions o = new TCPStoreOptions();
     o.port((short) port);
     o.isServer(server);
