@@ -44,12 +44,12 @@ import org.bytedeco.pytorch.global.torch;
  * sequential} draws for the same batch. Hence a schedule's result does not depend on {@code W} as
  * long as {@code W <= G}.
  *
- * <p><b>More workers than devices</b> ({@code W > G}, e.g. {@code sequential} on 2 cores): each
- * item is split into {@code floor(W / G)} contiguous event shards, trained in parallel as one item:
- * every shard reads the same memory, its loss is weighted by its share of the round's events, the
- * shards' gradients are summed in shard order and their writes merged last-wins. Shards draw
- * uniform samples and dropout masks from streams extended by the shard index, so a run is
- * reproducible for a given {@code W}.
+ * <p><b>More workers than devices</b> ({@code W > G}, e.g. {@code sequential} on 2 cores; over
+ * several processes {@code W} counts every rank's workers): each item is split into {@code floor(W
+ * / G)} contiguous event shards, trained in parallel as one item: every shard reads the same
+ * memory, its loss is weighted by its share of the round's events, the shards' gradients are summed
+ * in shard order and their writes merged last-wins. Shards draw uniform samples and dropout masks
+ * from streams extended by the shard index, so a run is reproducible for a given {@code W}.
  *
  * <p><b>Timing.</b> Per logical device: sample (on the coordinator), fetch, memory update, train,
  * memory write (building the write value), and sync — from the end of the device's item to the end
@@ -396,7 +396,9 @@ public final class RoundRunner implements AutoCloseable {
     int shards =
         chain != null
             ? 1
-            : Math.min(Math.max(1, executor.workers() / schedule.devices()), batch.size());
+            : Math.min(
+                Math.max(1, executor.workers() * collective.worldSize() / schedule.devices()),
+                batch.size());
     int b = batch.size();
     for (int s = 0; s < shards; s++) {
       Batch part = shards == 1 ? batch : batch.slice(s * b / shards, (s + 1) * b / shards);
