@@ -381,7 +381,7 @@ public final class C10dCollective implements Collective {
     try {
       collective.run();
     } catch (RuntimeException e) {
-      String who = watchdog.explain(store, heartbeat.multipliedBy(6));
+      String who = watchdog.explain(heartbeat.multipliedBy(6));
       String message =
           where + ": " + what + " failed on rank " + env.rank() + " (" + firstLine(e) + "); " + who;
       watchdog.markFailed(store, message);

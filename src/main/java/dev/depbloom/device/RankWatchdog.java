@@ -2,7 +2,7 @@ package dev.depbloom.device;
 
 import dev.depbloom.tensor.C10dBackends;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -10,20 +10,22 @@ import org.bytedeco.pytorch.Store;
 
 /**
  * Heartbeats of a run's ranks through the rendezvous store, so that a rank that dies or hangs is
- * named instead of waited for. Every {@code interval} this rank's thread (with its own store
- * connection) sets {@code depbloom/heartbeat/RANK} to a beat count and where the rank is (epoch and
- * round), and reads every other rank's. A rank whose count has not moved for {@code stall} and that
- * has not said it finished ({@code depbloom/done/RANK}) is taken for dead or hung: {@code onStall}
- * gets a one-line message naming it (the command line prints it and exits), also while this rank
- * computes and no collective would notice. A store that cannot be reached means rank 0, which
- * serves it, is gone. A rank that fails says why under {@code depbloom/failed/RANK}.
+ * named instead of waited for. Every {@code interval} a beat thread (with its own store connection)
+ * sets {@code depbloom/heartbeat/RANK} to a beat count and where the rank is (epoch and round), and
+ * reads the other ranks' beats, their {@code depbloom/done/RANK} marks (a rank that stops on
+ * purpose) and {@code depbloom/failed/RANK} reasons. A monitor thread judges from what was read,
+ * never waiting on the store itself: a rank whose count has not moved for {@code stall} and that is
+ * not done is taken for dead or hung, and a beat that has not completed for {@code stall} means the
+ * store, which rank 0 serves, is gone or hangs (a store call to a stopped server may never return).
+ * Either way {@code onStall} gets a one-line message naming the rank (the command line prints it
+ * and exits), also while this rank computes and no collective would notice.
  */
 final class RankWatchdog implements AutoCloseable {
   static final String HEARTBEAT = "depbloom/heartbeat/";
   static final String DONE = "depbloom/done/";
   static final String FAILED = "depbloom/failed/";
 
-  private final Store store; // this thread's own connection
+  private final Store store; // the beat thread's own connection
   private final int rank;
   private final int worldSize;
   private final String master;
@@ -31,12 +33,16 @@ final class RankWatchdog implements AutoCloseable {
   private final Duration stall;
   private final Supplier<String> where;
   private final Consumer<String> onStall;
+  // What the beat thread last read, guarded by this:
   private final long[] beats; // last count seen per rank
   private final long[] changedAt; // System.nanoTime() of its last change
   private final String[] lastWhere; // where each rank said it was
-  private volatile long storeFailingSince = -1;
+  private final boolean[] done;
+  private final String[] failed; // a rank's own reason, or null
+  private volatile long beatCompletedAt;
   private volatile boolean running = true;
-  private final Thread thread;
+  private final Thread beater;
+  private final Thread monitor;
 
   RankWatchdog(
       Store store,
@@ -58,151 +64,149 @@ final class RankWatchdog implements AutoCloseable {
     this.beats = new long[worldSize];
     this.changedAt = new long[worldSize];
     this.lastWhere = new String[worldSize];
+    this.done = new boolean[worldSize];
+    this.failed = new String[worldSize];
     long now = System.nanoTime();
-    java.util.Arrays.fill(changedAt, now);
-    java.util.Arrays.fill(lastWhere, "start-up");
+    Arrays.fill(changedAt, now);
+    Arrays.fill(lastWhere, "start-up");
     beat(0);
-    this.thread = new Thread(this::loop, "depbloom-rank-watchdog");
-    thread.setDaemon(true);
-    thread.start();
+    this.beatCompletedAt = System.nanoTime();
+    this.beater = daemon("depbloom-rank-heartbeat", this::beatLoop);
+    this.monitor = daemon("depbloom-rank-watchdog", this::monitorLoop);
   }
 
-  private void loop() {
-    long count = 1;
-    while (running) {
+  private static Thread daemon(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  private void beatLoop() {
+    for (long count = 1; running; count++) {
+      if (!pause()) {
+        return;
+      }
       try {
-        Thread.sleep(interval.toMillis());
-      } catch (InterruptedException e) {
+        beat(count);
+        observe();
+        beatCompletedAt = System.nanoTime();
+      } catch (RuntimeException e) {
+        // the store did not answer: the monitor judges by how long ago a beat completed
+      }
+    }
+  }
+
+  private void monitorLoop() {
+    while (running) {
+      if (!pause()) {
         return;
       }
-      if (!running) {
-        return;
-      }
-      String message = tick(count++);
+      String message = stopped(stall);
       if (message != null && running) {
         running = false;
-        onStall.accept(message);
+        onStall.accept(
+            message
+                + " (no heartbeat for "
+                + stall.toSeconds()
+                + " s); rank "
+                + rank
+                + " stops at "
+                + where.get());
         return;
       }
     }
   }
 
-  /** One beat and one look at the others; a message when one of them stopped. */
-  private String tick(long count) {
+  private boolean pause() {
     try {
-      beat(count);
-      observe();
-      storeFailingSince = -1;
-    } catch (RuntimeException e) {
-      long now = System.nanoTime();
-      if (storeFailingSince < 0) {
-        storeFailingSince = now;
-      }
-      if (now - storeFailingSince > stall.toNanos()) {
-        return storeGone();
-      }
-      return null;
+      Thread.sleep(interval.toMillis());
+      return running;
+    } catch (InterruptedException e) {
+      return false;
     }
-    List<Integer> stopped;
-    try {
-      stopped = stopped(stall, store);
-    } catch (RuntimeException e) {
-      return null; // judged on the next tick
-    }
-    if (stopped.isEmpty()) {
-      return null;
-    }
-    return describe(stopped)
-        + " (no heartbeat for "
-        + stall.toSeconds()
-        + " s); rank "
-        + rank
-        + " stops at "
-        + where.get();
   }
 
   private void beat(long count) {
     C10dBackends.set(store, HEARTBEAT + rank, count + " " + where.get());
   }
 
-  /** Reads the other ranks' beats (those that have one yet). */
-  private synchronized void observe() {
-    long now = System.nanoTime();
+  /** Reads the other ranks' beats, done marks and failure reasons. */
+  private void observe() {
     for (int r = 0; r < worldSize; r++) {
-      if (r == rank || !C10dBackends.exists(store, List.of(HEARTBEAT + r))) {
+      if (r == rank) {
         continue;
       }
-      String[] v = C10dBackends.get(store, HEARTBEAT + r).split(" ", 2);
-      long count = Long.parseLong(v[0]);
-      if (count != beats[r]) {
-        beats[r] = count;
-        changedAt[r] = now;
+      String beat =
+          C10dBackends.exists(store, List.of(HEARTBEAT + r))
+              ? C10dBackends.get(store, HEARTBEAT + r)
+              : null;
+      boolean isDone = C10dBackends.exists(store, List.of(DONE + r));
+      String reason =
+          C10dBackends.exists(store, List.of(FAILED + r))
+              ? C10dBackends.get(store, FAILED + r)
+              : null;
+      synchronized (this) {
+        if (beat != null) {
+          String[] v = beat.split(" ", 2);
+          long count = Long.parseLong(v[0]);
+          if (count != beats[r]) {
+            beats[r] = count;
+            changedAt[r] = System.nanoTime();
+          }
+          lastWhere[r] = v.length > 1 ? v[1] : "?";
+        }
+        done[r] = isDone;
+        failed[r] = reason;
       }
-      lastWhere[r] = v.length > 1 ? v[1] : "?";
     }
-  }
-
-  /** Ranks whose beat has not moved for {@code quiet} and that have not finished. */
-  private synchronized List<Integer> stopped(Duration quiet, Store via) {
-    long now = System.nanoTime();
-    List<Integer> out = new ArrayList<>();
-    for (int r = 0; r < worldSize; r++) {
-      if (r != rank
-          && now - changedAt[r] > quiet.toNanos()
-          && !C10dBackends.exists(via, List.of(DONE + r))) {
-        out.add(r);
-      }
-    }
-    return out;
-  }
-
-  private String describe(List<Integer> ranks) {
-    StringBuilder s = new StringBuilder();
-    for (int r : ranks) {
-      s.append(s.length() == 0 ? "" : "; ");
-      s.append("rank ").append(r).append(" stopped responding, last at ").append(lastWhere[r]);
-    }
-    return s.toString();
-  }
-
-  private String storeGone() {
-    return "rank 0 stopped: its store at "
-        + master
-        + " cannot be reached; rank "
-        + rank
-        + " stops at "
-        + where.get();
   }
 
   /**
-   * Why a collective failed, naming ranks: one that said it failed, else ones whose heartbeat stops
-   * within {@code patience}, else rank 0 when the store is gone, else where every rank was.
+   * Who stopped, from what the beat thread read: the store when no beat completed for {@code
+   * quiet}, else the ranks whose beat has not moved for {@code quiet} and that are not done; null
+   * if none.
    */
-  String explain(Store mainStore, Duration patience) {
-    try {
-      for (int r = 0; r < worldSize; r++) {
-        if (r != rank && C10dBackends.exists(mainStore, List.of(FAILED + r))) {
-          return "rank " + r + " failed: " + C10dBackends.get(mainStore, FAILED + r);
-        }
-      }
-    } catch (RuntimeException e) {
+  private synchronized String stopped(Duration quiet) {
+    long now = System.nanoTime();
+    if (now - beatCompletedAt > quiet.toNanos()) {
       return storeGone();
     }
+    StringBuilder s = new StringBuilder();
+    for (int r = 0; r < worldSize; r++) {
+      if (r != rank && !done[r] && now - changedAt[r] > quiet.toNanos()) {
+        s.append(s.length() == 0 ? "" : "; ");
+        s.append("rank ").append(r).append(" stopped responding, last at ").append(lastWhere[r]);
+      }
+    }
+    return s.length() == 0 ? null : s.toString();
+  }
+
+  private String storeGone() {
+    return "rank 0 stopped: its store at " + master + " does not answer";
+  }
+
+  /**
+   * Why a collective failed, naming ranks: one that said why it failed, else ones whose heartbeat
+   * stops within {@code patience}, else where every rank was. Never waits on the store.
+   */
+  String explain(Duration patience) {
     Duration quiet = interval.multipliedBy(3);
     long deadline = System.nanoTime() + patience.toNanos();
-    do {
-      long failing = storeFailingSince;
-      if (failing >= 0 && System.nanoTime() - failing > quiet.toNanos()) {
-        return storeGone();
+    while (true) {
+      synchronized (this) {
+        for (int r = 0; r < worldSize; r++) {
+          if (r != rank && failed[r] != null) {
+            return "rank " + r + " failed: " + failed[r];
+          }
+        }
       }
-      List<Integer> stopped;
-      try {
-        stopped = stopped(quiet, mainStore);
-      } catch (RuntimeException e) {
-        return storeGone();
+      String stopped = stopped(quiet);
+      if (stopped != null) {
+        return stopped;
       }
-      if (!stopped.isEmpty()) {
-        return describe(stopped);
+      if (System.nanoTime() > deadline) {
+        break;
       }
       try {
         Thread.sleep(interval.toMillis() / 2 + 1);
@@ -210,7 +214,7 @@ final class RankWatchdog implements AutoCloseable {
         Thread.currentThread().interrupt();
         break;
       }
-    } while (System.nanoTime() < deadline);
+    }
     StringBuilder s = new StringBuilder("every rank still sends heartbeats; last seen at");
     synchronized (this) {
       for (int r = 0; r < worldSize; r++) {
@@ -228,21 +232,35 @@ final class RankWatchdog implements AutoCloseable {
     C10dBackends.set(mainStore, DONE + rank, "1");
   }
 
-  /** Tells the others why this rank fails (best effort: the store may be gone). */
+  /**
+   * Tells the others why this rank fails: best effort, given at most {@code interval} x 4 (the
+   * store may be gone, or hang).
+   */
   void markFailed(Store mainStore, String message) {
+    Thread t =
+        daemon(
+            "depbloom-rank-failure",
+            () -> {
+              try {
+                C10dBackends.set(mainStore, FAILED + rank, message);
+              } catch (RuntimeException e) {
+                // the store is gone: the others find this rank's heartbeat stopped instead
+              }
+            });
     try {
-      C10dBackends.set(mainStore, FAILED + rank, message);
-    } catch (RuntimeException e) {
-      // the store is gone: the others will find this rank's heartbeat stopped instead
+      t.join(interval.toMillis() * 4);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
   @Override
   public void close() {
     running = false;
-    thread.interrupt();
+    monitor.interrupt();
+    beater.interrupt();
     try {
-      thread.join(interval.toMillis() * 4 + 1000);
+      monitor.join(interval.toMillis() * 4 + 1000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
