@@ -1,13 +1,15 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.device.RankFailureException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code depbloom} command line. Input mistakes ({@link InputException}) print one message and
- * exit with status 2; usage errors also exit with 2 (picocli's convention); bugs keep their stack
- * trace and exit with 1.
+ * exit with status 2; usage errors also exit with 2 (picocli's convention); a multi-process run
+ * whose other rank died or hung ({@link RankFailureException}) prints one message and exits with 1;
+ * bugs keep their stack trace and exit with 1.
  */
 @Command(
     name = "depbloom",
@@ -26,10 +28,14 @@ import picocli.CommandLine.Command;
       ConvertCommand.class,
       GenerateCommand.class,
       BenchCommand.class,
+      LaunchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
   public static final int EXIT_INPUT_ERROR = 2;
+
+  /** Another rank of a multi-process run died or hung, or a collective timed out. */
+  public static final int EXIT_RANK_FAILURE = 1;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -66,6 +72,11 @@ public final class Main implements Runnable {
             cmd.getErr().println("depbloom: error: " + ex.getMessage());
             cmd.getErr().flush();
             return EXIT_INPUT_ERROR;
+          }
+          if (ex instanceof RankFailureException) {
+            cmd.getErr().println("depbloom: error: " + ex.getMessage());
+            cmd.getErr().flush();
+            return EXIT_RANK_FAILURE;
           }
           throw ex;
         });

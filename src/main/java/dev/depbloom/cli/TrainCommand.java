@@ -1,8 +1,11 @@
 package dev.depbloom.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
+import dev.depbloom.device.Collective;
+import dev.depbloom.device.RankEnvironment;
 import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ConfigWriter;
 import dev.depbloom.model.config.ModelConfig;
@@ -19,6 +22,7 @@ import dev.depbloom.train.TestMetrics;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
@@ -175,6 +179,16 @@ final class TrainCommand implements Callable<Integer> {
       description = "Java threads for neighbor sampling (default: the number of cores).")
   Integer samplerThreads;
 
+  @Option(
+      names = "--collective-timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "120",
+      description =
+          "For a run of several processes (depbloom launch, or torchrun's environment variables):"
+              + " how long joining the others and each collective may take before the run stops"
+              + " with the round and the rank named (default 120).")
+  long collectiveTimeout;
+
   @Option(names = "--json", description = "Print the final summary as one JSON object.")
   boolean json;
 
@@ -186,12 +200,19 @@ final class TrainCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
+    RankEnvironment ranks = Rendezvous.environment();
     if (resume != null) {
       RunDirectory dir = RunDirectory.open(resume);
       TrainingRun run = RunSetup.fromDirectory(dir, null);
-      try (Trainer trainer = new Trainer(run)) {
-        traceTo(trainer);
-        print(train(trainer, dir, run, err), dir);
+      Collective collective =
+          Rendezvous.join(
+              ranks, run, dir.peekState().lastEpoch(), Duration.ofSeconds(collectiveTimeout));
+      try (Trainer trainer = trainer(run, collective)) {
+        traceTo(trainer, collective);
+        RunSummary summary = train(trainer, dir, run, err, ranks, collective);
+        if (summary != null) {
+          print(summary, dir);
+        }
       }
       return 0;
     }
@@ -208,7 +229,7 @@ final class TrainCommand implements Callable<Integer> {
             events,
             split,
             err);
-    int cores = Runtime.getRuntime().availableProcessors();
+    int cores = Rendezvous.cores(ranks);
     ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, workers, cores);
     ThreadBudget budget = threadChoice.chosen();
     Map<String, Double> calibration =
@@ -223,33 +244,90 @@ final class TrainCommand implements Callable<Integer> {
             budget,
             samplerThreads != null ? samplerThreads : cores);
     // The model is built before anything is written: a config that does not fit the data fails
-    // here and leaves no output folder behind.
-    try (Trainer trainer = new Trainer(run)) {
-      traceTo(trainer);
-      RunDirectory dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
-      dir.writeConfig(ConfigWriter.toYaml(cfg));
-      dir.writeRunInfo(
-          RunSetup.runInfo(
-              run,
-              data,
-              options,
-              edgeFeatureDim,
-              calibration,
-              List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0]))));
-      print(train(trainer, dir, run, err), dir);
+    // here and leaves no output folder behind. Of several processes, rank 0 alone writes.
+    Collective collective = Rendezvous.join(ranks, run, 0, Duration.ofSeconds(collectiveTimeout));
+    try (Trainer trainer = trainer(run, collective)) {
+      traceTo(trainer, collective);
+      RunDirectory dir = null;
+      if (collective.rank() == 0) {
+        dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
+        dir.writeConfig(ConfigWriter.toYaml(cfg));
+        ObjectNode info =
+            RunSetup.runInfo(
+                run,
+                data,
+                options,
+                edgeFeatureDim,
+                calibration,
+                List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
+        if (ranks.distributed()) {
+          ObjectNode p = info.putObject("processes");
+          p.put("worldSize", ranks.worldSize());
+          p.put("nodes", ranks.nodes());
+          p.put("perNode", ranks.localWorldSize());
+          p.put("master", ranks.master());
+        }
+        dir.writeRunInfo(info);
+      }
+      RunSummary summary = train(trainer, dir, run, err, ranks, collective);
+      if (summary != null) {
+        print(summary, dir);
+      }
     }
     return 0;
   }
 
-  private RunSummary train(Trainer trainer, RunDirectory dir, TrainingRun run, PrintWriter err) {
-    RunDirectory.ResumeState state = dir.readState();
+  /** A trainer over {@code collective}, which it closes (also when it cannot be built). */
+  private static Trainer trainer(TrainingRun run, Collective collective) {
+    try {
+      return new Trainer(run, collective);
+    } catch (RuntimeException e) {
+      collective.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Trains, then (rank 0) tests; returns the summary, or null on the other ranks of a multi-process
+   * run, which write and print nothing but errors and their start line.
+   */
+  private RunSummary train(
+      Trainer trainer,
+      RunDirectory dir,
+      TrainingRun run,
+      PrintWriter err,
+      RankEnvironment ranks,
+      Collective collective) {
+    try {
+      return trainAndTest(trainer, dir, run, err, ranks, collective);
+    } catch (RuntimeException e) {
+      Rendezvous.reportFailure(collective, e);
+      throw e;
+    }
+  }
+
+  private RunSummary trainAndTest(
+      Trainer trainer,
+      RunDirectory dir,
+      TrainingRun run,
+      PrintWriter err,
+      RankEnvironment ranks,
+      Collective collective) {
+    boolean writer = collective.rank() == 0;
+    RunDirectory.ResumeState state =
+        dir == null
+            ? new RunDirectory.ResumeState(List.of(), 0, 0)
+            : writer ? dir.readState() : dir.peekState();
     if (!quiet) {
-      trainer.addListener(
-          new ProgressReporter(
-              System.err, run.config().train().epochs(), System.console() != null));
+      if (writer) {
+        trainer.addListener(
+            new ProgressReporter(
+                System.err, run.config().train().epochs(), System.console() != null));
+      }
       err.printf(
-          "depbloom: %s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; schedule %s on %d"
+          "depbloom: %s%s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; schedule %s on %d"
               + " logical device(s), threads %s; output %s%n",
+          Rendezvous.describe(ranks, collective),
           run.config().name(),
           run.dataSource(),
           run.events().eventCount(),
@@ -261,13 +339,16 @@ final class TrainCommand implements Callable<Integer> {
           trainer.schedule().describe(),
           trainer.schedule().devices(),
           run.threads(),
-          dir.root());
+          dir == null ? "(rank 0's)" : dir.root());
       err.flush();
     }
     if (state.lastEpoch() > 0) {
       trainer.restore(dir, state.lastEpoch());
     }
     List<EpochMetrics> history = trainer.fit(dir, state.history(), state.bestEpoch());
+    if (!writer) {
+      return null;
+    }
     if (tracer != null) {
       tracer.write(trace);
       if (!quiet) {
@@ -283,8 +364,8 @@ final class TrainCommand implements Callable<Integer> {
 
   private ChromeTrace tracer;
 
-  private void traceTo(Trainer trainer) {
-    if (trace != null) {
+  private void traceTo(Trainer trainer, Collective collective) {
+    if (trace != null && collective.rank() == 0) {
       tracer = new ChromeTrace();
       trainer.trace(tracer);
     }

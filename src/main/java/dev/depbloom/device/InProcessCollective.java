@@ -7,6 +7,11 @@ import org.bytedeco.pytorch.Tensor;
 public final class InProcessCollective implements Collective {
   @Override
   public Tensor[] sum(List<Tensor[]> local, int parameterCount) {
+    return sumInOrder(local, parameterCount);
+  }
+
+  /** Per parameter, the items' gradients added in list order; null where no item has one. */
+  static Tensor[] sumInOrder(List<Tensor[]> local, int parameterCount) {
     Tensor[] total = new Tensor[parameterCount];
     for (Tensor[] item : local) {
       for (int p = 0; p < parameterCount; p++) {

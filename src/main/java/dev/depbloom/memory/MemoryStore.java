@@ -208,6 +208,26 @@ public final class MemoryStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Replaces whole rows of a view with {@code rows} (another process's final rows of it, at a
+   * window's end); refuses while writes to the view are pending.
+   */
+  public void replaceRows(ViewRows rows) {
+    lock.lock();
+    try (NodeMemory from = rows.asMemory()) {
+      requireNothingPending(rows.view(), "overwritten");
+      int[] positions = new int[rows.nodes().length];
+      java.util.Arrays.setAll(positions, i -> i);
+      views.get(rows.view()).copyRows(from, positions, rows.nodes());
+      for (int node : rows.nodes()) {
+        versions[rows.view()][node]++;
+        dirty.set(node); // the views may differ there until the merge
+      }
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** The rows whose winning view is {@code from}. */
   private static int[] rowsFrom(int[] rows, int[] winner, int from) {
     int count = 0;

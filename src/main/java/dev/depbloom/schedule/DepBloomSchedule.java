@@ -1,6 +1,7 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.partition.WindowPartition;
 import java.util.ArrayList;
@@ -29,6 +30,12 @@ import java.util.List;
  * {@code r}-th large batch (chains with fewer leave their devices idle). With refinement ({@link
  * #refines()}) micro-batch {@code j} reads through the writes of micro-batches {@code 0..j-1};
  * without, all read the view as of the previous round.
+ *
+ * <p><b>Processes.</b> Micro-batch {@code j} of a chain reads the writes of micro-batches {@code
+ * 0..j-1} in the same round, so a chain's devices run in one process: chain {@code p} on rank
+ * {@code p mod worldSize} ({@link #rankOf}). During a window only that rank reads and writes the
+ * chain's view, so processes exchange memory at the window's end only: each rank's final rows of
+ * the views it ran, before the merge ({@link #exchangesAtMerge}).
  *
  * <p>With {@code P = 1}, {@code k = 1} and one window this is {@code sequential}. Memory starts
  * over at each epoch, as in TGL; the partition depends only on the stream, so every epoch has the
@@ -145,6 +152,33 @@ public final class DepBloomSchedule implements Schedule {
   @Override
   public boolean criticalPath() {
     return criticalPath;
+  }
+
+  /** Device {@code p * k + j} belongs to chain {@code p}, which runs on rank {@code p mod W}. */
+  @Override
+  public int rankOf(int device, int worldSize) {
+    return (device / microBatches) % worldSize;
+  }
+
+  @Override
+  public boolean exchangesAtMerge() {
+    return true;
+  }
+
+  /** Every rank runs whole sub-chains, as many as every other: {@code P} a multiple of W. */
+  @Override
+  public void checkWorldSize(int worldSize) {
+    if (chains % worldSize != 0) {
+      throw new InputException(
+          "WORLD_SIZE="
+              + worldSize
+              + ": "
+              + describe()
+              + " runs each of its "
+              + chains
+              + " sub-chain(s) in one process, so the process count must divide the chain count"
+              + " P (schedule.chains)");
+    }
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.HotColdCommit;
 import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.memory.MemoryWrite;
+import dev.depbloom.memory.ViewRows;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.WorkerPool;
@@ -44,12 +45,12 @@ import org.bytedeco.pytorch.global.torch;
  * sequential} draws for the same batch. Hence a schedule's result does not depend on {@code W} as
  * long as {@code W <= G}.
  *
- * <p><b>More workers than devices</b> ({@code W > G}, e.g. {@code sequential} on 2 cores): each
- * item is split into {@code floor(W / G)} contiguous event shards, trained in parallel as one item:
- * every shard reads the same memory, its loss is weighted by its share of the round's events, the
- * shards' gradients are summed in shard order and their writes merged last-wins. Shards draw
- * uniform samples and dropout masks from streams extended by the shard index, so a run is
- * reproducible for a given {@code W}.
+ * <p><b>More workers than devices</b> ({@code W > G}, e.g. {@code sequential} on 2 cores; over
+ * several processes {@code W} counts every rank's workers): each item is split into {@code floor(W
+ * / G)} contiguous event shards, trained in parallel as one item: every shard reads the same
+ * memory, its loss is weighted by its share of the round's events, the shards' gradients are summed
+ * in shard order and their writes merged last-wins. Shards draw uniform samples and dropout masks
+ * from streams extended by the shard index, so a run is reproducible for a given {@code W}.
  *
  * <p><b>Timing.</b> Per logical device: sample (on the coordinator), fetch, memory update, train,
  * memory write (building the write value), and sync — from the end of the device's item to the end
@@ -80,6 +81,14 @@ public final class RoundRunner implements AutoCloseable {
   private final Map<Integer, boolean[]> hotMarks =
       new HashMap<>(); // view -> [N], cleared per round
 
+  /**
+   * Whether memory crosses processes only at merges (the schedule's views stay on one rank between
+   * merges); then {@link #written} holds, per view, the rows this process wrote since the last.
+   */
+  private final boolean exchangeAtMerge;
+
+  private final Map<Integer, java.util.BitSet> written = new HashMap<>();
+
   /** How long a micro-batch waits for an earlier one's memory write. */
   private static final long READ_TIMEOUT_MILLIS = 300_000;
 
@@ -102,6 +111,12 @@ public final class RoundRunner implements AutoCloseable {
     for (int d = 0; d < deviceTimers.length; d++) {
       deviceTimers[d] = new StageTimer();
     }
+    this.exchangeAtMerge = collective.worldSize() > 1 && schedule.exchangesAtMerge();
+    List<long[]> shapes = new ArrayList<>();
+    for (int p = 0; p < session.replica().parameterCount(); p++) {
+      shapes.add(session.replica().parameters().get(p).sizes().vec().get());
+    }
+    collective.parameters(shapes);
   }
 
   /**
@@ -156,9 +171,11 @@ public final class RoundRunner implements AutoCloseable {
    * are hot. Returns the mean loss of the round's events.
    */
   public double run(RoundPlan round, RoundPlan next, int epoch) {
+    collective.beginRound(epoch, round.index());
     for (int v : round.resetViews()) {
       commit.drain();
       session.resetView(v);
+      written.remove(v);
     }
     Planned planned = planned(round, epoch);
     boolean prefetch = schedule.criticalPath() && next != null;
@@ -234,10 +251,17 @@ public final class RoundRunner implements AutoCloseable {
     commit.drain();
   }
 
-  /** Exchanges the round's writes with the other processes, commits them, merges at window end. */
+  /**
+   * Exchanges the round's writes with the other processes, commits them, merges at window end. When
+   * memory crosses processes only at merges, this process commits its own writes, notes the rows
+   * they touch, and at the merge exchanges the final rows of the views it ran.
+   */
   private void commitRound(RoundPlan round, RoundPlan next, List<DeviceWrite> writes) {
     List<DeviceWrite> all =
-        coordinator(Stage.SYNC, "exchangeWrites", round, () -> collective.exchangeWrites(writes));
+        exchangeAtMerge
+            ? noteWritten(writes)
+            : coordinator(
+                Stage.SYNC, "exchangeWrites", round, () -> collective.exchangeWrites(writes));
     boolean allHot = next == null || round.mergeViews() || !next.resetViews().isEmpty();
     try {
       coordinator(
@@ -258,6 +282,10 @@ public final class RoundRunner implements AutoCloseable {
       clearHotRows();
     }
     if (round.mergeViews()) {
+      if (exchangeAtMerge) {
+        commit.drain();
+        exchangeWrittenRows(round);
+      }
       coordinator(
           Stage.MEMORY_WRITE,
           "merge",
@@ -267,6 +295,45 @@ public final class RoundRunner implements AutoCloseable {
             session.memory().mergeLatest();
             return null;
           });
+    }
+  }
+
+  private List<DeviceWrite> noteWritten(List<DeviceWrite> writes) {
+    for (DeviceWrite w : writes) {
+      java.util.BitSet rows = written.computeIfAbsent(w.view(), v -> new java.util.BitSet());
+      for (int node : w.write().memoryNodes()) {
+        rows.set(node);
+      }
+      for (int node : w.write().mailNodes()) {
+        rows.set(node);
+      }
+    }
+    return writes;
+  }
+
+  /**
+   * Sends the final rows this process wrote to its views since the last merge and overwrites the
+   * other processes' views with theirs, so that every process merges the same views.
+   */
+  private void exchangeWrittenRows(RoundPlan round) {
+    List<ViewRows> mine = new ArrayList<>();
+    try (StepScope scope = new StepScope()) {
+      for (var e : new java.util.TreeMap<>(written).entrySet()) {
+        int[] nodes = e.getValue().stream().toArray();
+        mine.add(ViewRows.read(e.getKey(), session.memory().view(e.getKey()), nodes));
+      }
+      List<ViewRows> all =
+          coordinator(Stage.SYNC, "exchangeRows", round, () -> collective.exchangeRows(mine));
+      for (ViewRows rows : all) {
+        if (!mine.contains(rows)) {
+          try (rows) {
+            session.memory().replaceRows(rows);
+          }
+        }
+      }
+    } finally {
+      mine.forEach(ViewRows::close);
+      written.clear();
     }
   }
 
@@ -294,7 +361,7 @@ public final class RoundRunner implements AutoCloseable {
     List<Long> sampleNanos = new ArrayList<>();
     Map<Integer, MicroBatchChain> chains = new HashMap<>();
     for (ItemPlan item : round.items()) {
-      if (!collective.runs(item.device())) {
+      if (schedule.rankOf(item.device(), collective.worldSize()) != collective.rank()) {
         continue;
       }
       MicroBatchChain chain = null;
@@ -354,7 +421,9 @@ public final class RoundRunner implements AutoCloseable {
     int shards =
         chain != null
             ? 1
-            : Math.min(Math.max(1, executor.workers() / schedule.devices()), batch.size());
+            : Math.min(
+                Math.max(1, executor.workers() * collective.worldSize() / schedule.devices()),
+                batch.size());
     int b = batch.size();
     for (int s = 0; s < shards; s++) {
       Batch part = shards == 1 ? batch : batch.slice(s * b / shards, (s + 1) * b / shards);

@@ -1,5 +1,6 @@
 package dev.depbloom.schedule;
 
+import dev.depbloom.data.InputException;
 import java.util.List;
 
 /**
@@ -37,6 +38,44 @@ public interface Schedule {
    */
   default boolean criticalPath() {
     return false;
+  }
+
+  /**
+   * The rank, of {@code worldSize} processes, that runs logical device {@code device}: {@code
+   * device mod worldSize} unless items of one round depend on each other.
+   */
+  default int rankOf(int device, int worldSize) {
+    return device % worldSize;
+  }
+
+  /**
+   * Whether processes exchange memory only where views merge ({@link RoundPlan#mergeViews()}): each
+   * view is read and written between two merges by the devices of one rank only (under {@link
+   * #rankOf}), so the other ranks need its rows only for the merge. Otherwise every round's writes
+   * are exchanged, so that every process commits them all.
+   */
+  default boolean exchangesAtMerge() {
+    return false;
+  }
+
+  /**
+   * Checks that {@code worldSize} processes can share this schedule's devices evenly.
+   *
+   * @throws InputException naming the mismatch
+   */
+  default void checkWorldSize(int worldSize) {
+    if (devices() % worldSize != 0) {
+      throw new InputException(
+          "WORLD_SIZE="
+              + worldSize
+              + ": "
+              + worldSize
+              + " processes cannot share the "
+              + devices()
+              + " logical device(s) of "
+              + describe()
+              + " evenly; choose --devices G with G a multiple of the process count");
+    }
   }
 
   /** A one-line description, e.g. {@code disttgl(i=4, k=2)}. */

@@ -3,7 +3,9 @@ package dev.depbloom.schedule;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.data.Split;
+import dev.depbloom.device.Collective;
 import dev.depbloom.device.InProcessCollective;
+import dev.depbloom.device.Traffic;
 import dev.depbloom.eval.RankingMetrics;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelConfig;
@@ -13,6 +15,7 @@ import dev.depbloom.train.BatchScores;
 import dev.depbloom.train.Checkpoint;
 import dev.depbloom.train.ChromeTrace;
 import dev.depbloom.train.EpochMetrics;
+import dev.depbloom.train.RankMetrics;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.StageTimer;
 import dev.depbloom.train.TestMetrics;
@@ -49,21 +52,41 @@ public final class Trainer implements AutoCloseable {
   private final Split split;
   private final TrainingSession session;
   private final RoundRunner runner;
+  private final Collective collective;
   private final List<TrainingListener> listeners = new ArrayList<>();
 
   public Trainer(TrainingRun run) {
+    this(run, new InProcessCollective());
+  }
+
+  /**
+   * Training as one process of a multi-process run joined by {@code collective} (which the trainer
+   * closes): this process runs the logical devices the schedule places on its rank, every process
+   * keeps the same parameters and memory, and only rank 0 writes checkpoints and metrics.
+   *
+   * @throws dev.depbloom.data.InputException when the collective's processes cannot share the
+   *     schedule's devices
+   */
+  public Trainer(TrainingRun run, Collective collective) {
     this.run = run;
     this.config = run.config();
     this.split = run.split();
+    this.collective = collective;
     this.session = new TrainingSession(run);
     Schedule schedule =
         Schedules.of(config.schedule(), run.events(), split, config.train().batchSize());
+    try {
+      schedule.checkWorldSize(collective.worldSize());
+    } catch (RuntimeException e) {
+      session.close();
+      throw e;
+    }
     this.runner =
         new RoundRunner(
             session,
             schedule,
             run.threads().workers(),
-            new InProcessCollective(),
+            collective,
             RoundRunner.commitPolicy(schedule));
   }
 
@@ -92,7 +115,8 @@ public final class Trainer implements AutoCloseable {
 
   /**
    * Trains epochs {@code history.size() + 1 .. epochs}, continuing {@code history}, checkpointing
-   * each epoch into {@code dir}. Returns all epochs' metrics.
+   * each epoch into {@code dir} (rank 0 only: other ranks write nothing, {@code dir} may be null
+   * there). Returns all epochs' metrics.
    */
   public List<EpochMetrics> fit(RunDirectory dir, List<EpochMetrics> history, int bestEpoch) {
     List<EpochMetrics> done = new ArrayList<>(history);
@@ -103,18 +127,21 @@ public final class Trainer implements AutoCloseable {
       if (best == 0 || m.valAp() > done.get(best - 1).valAp()) {
         best = epoch;
       }
-      Checkpoint.save(
-          dir.checkpoint(epoch),
-          session.replica().model(),
-          session.replica().optimizer(),
-          views(),
-          run.seed(),
-          epoch);
-      dir.recordEpoch(done, best);
+      if (collective.rank() == 0) {
+        Checkpoint.save(
+            dir.checkpoint(epoch),
+            session.replica().model(),
+            session.replica().optimizer(),
+            views(),
+            run.seed(),
+            epoch);
+        dir.recordEpoch(done, best);
+      }
       for (TrainingListener l : listeners) {
         l.epochFinished(m);
       }
     }
+    collective.finish();
     return done;
   }
 
@@ -138,6 +165,7 @@ public final class Trainer implements AutoCloseable {
     for (TrainingListener l : listeners) {
       l.phaseStarted("train", epoch, total);
     }
+    long[] sentBefore = bytesSent();
     long t0 = System.nanoTime();
     double lossSum = 0; // of the rounds' losses, each the mean over the round's events
     long events = 0;
@@ -154,11 +182,18 @@ public final class Trainer implements AutoCloseable {
       l.phaseFinished("train");
     }
     double trainSeconds = (System.nanoTime() - t0) / 1e9;
+    long[] sent = bytesSent();
+    for (int k = 0; k < sent.length; k++) {
+      sent[k] -= sentBefore[k];
+    }
+    String checksum = session.replica().checksum();
+    List<RankMetrics> ranks = rankMetrics(epoch, sent, checksum);
     Map<String, Double> stages = runner.timer().secondsByKey();
     List<Map<String, Double>> perDevice = new ArrayList<>();
     for (StageTimer t : runner.deviceTimers()) {
       perDevice.add(t.secondsByKey());
     }
+    perDevice = deviceTimesOfAllRanks(perDevice);
     long v0 = System.nanoTime();
     evaluationThreads();
     session.replica().model().eval();
@@ -174,7 +209,81 @@ public final class Trainer implements AutoCloseable {
         valSeconds,
         stages,
         perDevice,
-        session.replica().checksum());
+        checksum,
+        ranks);
+  }
+
+  /**
+   * Each logical device's stage seconds as measured by the process that ran it (this process's
+   * timers hold zeros for the devices of other ranks).
+   */
+  private List<Map<String, Double>> deviceTimesOfAllRanks(List<Map<String, Double>> local) {
+    int w = collective.worldSize();
+    if (w == 1) {
+      return local;
+    }
+    List<String> keys = List.copyOf(local.get(0).keySet());
+    long[] mine = new long[local.size() * keys.size()];
+    for (int d = 0; d < local.size(); d++) {
+      for (int k = 0; k < keys.size(); k++) {
+        mine[d * keys.size() + k] = Double.doubleToRawLongBits(local.get(d).get(keys.get(k)));
+      }
+    }
+    long[] all = collective.allGather(mine);
+    List<Map<String, Double>> out = new ArrayList<>();
+    for (int d = 0; d < local.size(); d++) {
+      int from = runner.schedule().rankOf(d, w) * mine.length + d * keys.size();
+      Map<String, Double> m = new java.util.LinkedHashMap<>();
+      for (int k = 0; k < keys.size(); k++) {
+        m.put(keys.get(k), Double.longBitsToDouble(all[from + k]));
+      }
+      out.add(m);
+    }
+    return out;
+  }
+
+  /** Bytes this process has sent so far, by {@link Traffic} kind. */
+  private long[] bytesSent() {
+    long[] out = new long[Traffic.values().length];
+    for (Traffic t : Traffic.values()) {
+      out[t.ordinal()] = collective.bytesSent(t);
+    }
+    return out;
+  }
+
+  /**
+   * Every rank's bytes of the epoch and parameter checksum (none for one process).
+   *
+   * @throws IllegalStateException when the ranks' parameters differ
+   */
+  private List<RankMetrics> rankMetrics(int epoch, long[] sent, String checksum) {
+    if (collective.worldSize() == 1) {
+      return List.of();
+    }
+    long memory = sent[Traffic.MEMORY.ordinal()];
+    long gradients = sent[Traffic.GRADIENTS.ordinal()];
+    long other = sent[Traffic.LOSS.ordinal()] + sent[Traffic.CONTROL.ordinal()];
+    long[] all =
+        collective.allGather(new long[] {gradients, memory, other, Long.parseLong(checksum, 16)});
+    List<RankMetrics> ranks = new ArrayList<>();
+    for (int r = 0; r < collective.worldSize(); r++) {
+      String crc = String.format("%08x", all[4 * r + 3]);
+      ranks.add(new RankMetrics(r, all[4 * r], all[4 * r + 1], all[4 * r + 2], crc));
+      if (!crc.equals(checksum)) {
+        throw new IllegalStateException(
+            "the parameters of rank "
+                + r
+                + " differ from rank "
+                + collective.rank()
+                + "'s after epoch "
+                + epoch
+                + ": checksum "
+                + crc
+                + " vs "
+                + checksum);
+      }
+    }
+    return ranks;
   }
 
   /** One thread scores; it gets every worker's BLAS threads. */

@@ -12,6 +12,8 @@ import java.util.Map;
  * @param trainEvents events trained on, counting an event once per memory group that trained on it
  * @param deviceStageSeconds per logical device, seconds per stage key (empty when not recorded)
  * @param parameterChecksum CRC32C of the parameters' bits ({@link Replica#checksum()}), or null
+ * @param ranks per process of a multi-process run, in rank order: bytes sent and checksum (empty
+ *     for one process)
  */
 public record EpochMetrics(
     int epoch,
@@ -23,9 +25,45 @@ public record EpochMetrics(
     double valSeconds,
     Map<String, Double> stageSeconds,
     List<Map<String, Double>> deviceStageSeconds,
-    String parameterChecksum) {
+    String parameterChecksum,
+    List<RankMetrics> ranks) {
+
+  /** The metrics of a single-process epoch. */
+  public EpochMetrics(
+      int epoch,
+      double trainLoss,
+      long trainEvents,
+      double trainSeconds,
+      double valAp,
+      double valAuc,
+      double valSeconds,
+      Map<String, Double> stageSeconds,
+      List<Map<String, Double>> deviceStageSeconds,
+      String parameterChecksum) {
+    this(
+        epoch,
+        trainLoss,
+        trainEvents,
+        trainSeconds,
+        valAp,
+        valAuc,
+        valSeconds,
+        stageSeconds,
+        deviceStageSeconds,
+        parameterChecksum,
+        List.of());
+  }
 
   public double trainEventsPerSecond() {
     return trainEvents / trainSeconds;
+  }
+
+  /** Bytes a process sent to the others in the training pass, the mean over ranks (0 for one). */
+  public long bytesSentPerRank() {
+    long total = 0;
+    for (RankMetrics r : ranks) {
+      total += r.bytesSent();
+    }
+    return ranks.isEmpty() ? 0 : total / ranks.size();
   }
 }

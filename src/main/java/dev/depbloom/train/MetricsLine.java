@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The JSON-lines form of {@link EpochMetrics}: flat keys, stage seconds by stage key, {@code
- * devices} a list of per-device stage seconds.
+ * devices} a list of per-device stage seconds, {@code bytesSent} the mean bytes a process sent, and
+ * for a multi-process run {@code ranks}, each rank's bytes by kind and parameter checksum.
  */
 final class MetricsLine {
   private MetricsLine() {}
@@ -26,6 +27,21 @@ final class MetricsLine {
     m.putAll(e.stageSeconds());
     m.put("devices", e.deviceStageSeconds());
     m.put("parameterChecksum", e.parameterChecksum());
+    m.put("bytesSent", e.bytesSentPerRank());
+    if (!e.ranks().isEmpty()) {
+      List<Map<String, Object>> ranks = new ArrayList<>();
+      for (RankMetrics r : e.ranks()) {
+        Map<String, Object> rank = new LinkedHashMap<>();
+        rank.put("rank", r.rank());
+        rank.put("bytesSent", r.bytesSent());
+        rank.put("gradientBytes", r.gradientBytes());
+        rank.put("memoryBytes", r.memoryBytes());
+        rank.put("otherBytes", r.otherBytes());
+        rank.put("parameterChecksum", r.parameterChecksum());
+        ranks.add(rank);
+      }
+      m.put("ranks", ranks);
+    }
     return m;
   }
 
@@ -44,6 +60,16 @@ final class MetricsLine {
       devices.add(perStage);
     }
     JsonNode checksum = n.get("parameterChecksum");
+    List<RankMetrics> ranks = new ArrayList<>();
+    for (JsonNode r : n.path("ranks")) {
+      ranks.add(
+          new RankMetrics(
+              r.get("rank").asInt(),
+              r.get("gradientBytes").asLong(),
+              r.get("memoryBytes").asLong(),
+              r.get("otherBytes").asLong(),
+              r.get("parameterChecksum").asText()));
+    }
     return new EpochMetrics(
         n.get("epoch").asInt(),
         n.get("trainLoss").asDouble(),
@@ -54,6 +80,7 @@ final class MetricsLine {
         n.get("valSeconds").asDouble(),
         stages,
         devices,
-        checksum == null || checksum.isNull() ? null : checksum.asText());
+        checksum == null || checksum.isNull() ? null : checksum.asText(),
+        ranks);
   }
 }

@@ -113,6 +113,18 @@ public final class RunDirectory {
 
   /** The completed epochs of a run, from its state file; rewrites the metrics log to match. */
   public ResumeState readState() {
+    return readState(true);
+  }
+
+  /**
+   * The completed epochs of a run without writing anything (the other ranks of a multi-process run,
+   * which leave the folder to rank 0).
+   */
+  public ResumeState peekState() {
+    return readState(false);
+  }
+
+  private ResumeState readState(boolean rewriteLog) {
     Path file = root.resolve("state.json");
     if (!Files.isRegularFile(file)) {
       return new ResumeState(List.of(), 0, 0);
@@ -124,7 +136,9 @@ public final class RunDirectory {
       history.add(MetricsLine.parse(e));
       log.append(e.toString()).append('\n');
     }
-    writeAtomically(root.resolve("metrics.jsonl"), log.toString());
+    if (rewriteLog) {
+      writeAtomically(root.resolve("metrics.jsonl"), log.toString());
+    }
     return new ResumeState(history, state.get("lastEpoch").asInt(), state.get("bestEpoch").asInt());
   }
 

@@ -1,0 +1,63 @@
+package dev.depbloom.tensor;
+
+import dev.depbloom.data.InputException;
+import java.util.function.IntSupplier;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * Where one rank of a multi-process run puts its tensors and which c10d backend joins it to the
+ * others — the one place this is decided. In the CPU build: the CPU and Gloo, and CUDA is never
+ * touched (loading it without a GPU crashes the JVM). In the GPU build ({@code mvn -Pgpu}): {@code
+ * cuda:LOCAL_RANK} and NCCL, one GPU per local rank; node memory stays on the host either way.
+ *
+ * @param device the libtorch device name, {@code cpu} or {@code cuda:i}
+ * @param backend the process group's backend
+ */
+public record RankDevice(String device, Backend backend) {
+  /** The c10d backends this build can use. */
+  public enum Backend {
+    GLOO,
+    NCCL
+  }
+
+  /** A file only the GPU natives hold: its presence tells the builds apart without loading them. */
+  static final String GPU_NATIVES = "org/bytedeco/pytorch/linux-x86_64-gpu/libjnitorch_nccl.so";
+
+  public static final RankDevice CPU = new RankDevice("cpu", Backend.GLOO);
+
+  /** Whether this JVM runs the GPU build's natives (looked up as a resource, never loaded). */
+  public static boolean gpuBuild() {
+    return RankDevice.class.getClassLoader().getResource(GPU_NATIVES) != null;
+  }
+
+  /** The device of local rank {@code localRank} in this build. */
+  public static RankDevice forLocalRank(int localRank) {
+    return choose(localRank, gpuBuild(), () -> (int) torch.cuda_device_count());
+  }
+
+  /**
+   * The choice: the CPU and Gloo unless {@code gpuBuild}; then {@code cuda:localRank} and NCCL.
+   * {@code cudaDevices} is asked only in a GPU build.
+   *
+   * @throws InputException when a GPU build sees fewer CUDA devices than local ranks
+   */
+  public static RankDevice choose(int localRank, boolean gpuBuild, IntSupplier cudaDevices) {
+    if (!gpuBuild) {
+      return CPU;
+    }
+    int visible = cudaDevices.getAsInt();
+    if (localRank >= visible) {
+      throw new InputException(
+          "LOCAL_RANK="
+              + localRank
+              + ": the GPU build needs one CUDA device per local rank, and "
+              + visible
+              + " are visible (CUDA_VISIBLE_DEVICES, or start fewer ranks per node)");
+    }
+    return new RankDevice("cuda:" + localRank, Backend.NCCL);
+  }
+
+  public boolean cuda() {
+    return backend == Backend.NCCL;
+  }
+}
