@@ -1,13 +1,15 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.train.TrainingDivergedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code depbloom} command line. Input mistakes ({@link InputException}) print one message and
- * exit with status 2; usage errors also exit with 2 (picocli's convention); bugs keep their stack
- * trace and exit with 1.
+ * exit with status 2; usage errors also exit with 2 (picocli's convention); a diverged run ({@link
+ * TrainingDivergedException}) prints one message and exits with 3; bugs keep their stack trace and
+ * exit with 1.
  */
 @Command(
     name = "depbloom",
@@ -30,6 +32,9 @@ import picocli.CommandLine.Command;
     })
 public final class Main implements Runnable {
   public static final int EXIT_INPUT_ERROR = 2;
+
+  /** A NaN or infinite training loss or score stopped the run (checkpoints written are kept). */
+  public static final int EXIT_DIVERGED = 3;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -66,6 +71,11 @@ public final class Main implements Runnable {
             cmd.getErr().println("depbloom: error: " + ex.getMessage());
             cmd.getErr().flush();
             return EXIT_INPUT_ERROR;
+          }
+          if (ex instanceof TrainingDivergedException) {
+            cmd.getErr().println("depbloom: error: " + ex.getMessage());
+            cmd.getErr().flush();
+            return EXIT_DIVERGED;
           }
           throw ex;
         });
