@@ -3,12 +3,19 @@ package dev.depbloom.train;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.BatchGraph;
+import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.SamplingConfig;
 import dev.depbloom.sampling.NeighborSampler;
+import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
+import org.bytedeco.pytorch.Tensor;
 
 /**
  * Scores the events of a batch against many negatives each (the test pass): the batch's events are
@@ -24,14 +31,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  * negatives computes every positive endpoint's memory and embedding once per batch, not once per
  * group of negatives.
  *
+ * <p>For models with memory, all slices of a batch are planned first and their memory reads shared
+ * ({@link SharedReads}): one memory update computes every (node, read time) the batch reads once,
+ * where each slice would repeat the reads of the neighbors of the batch's negatives (a few nodes,
+ * drawn again and again). Without memory, each worker plans the next slice itself, one at a time
+ * (samplers are not reentrant), while the others compute.
+ *
  * <p>A pass holds at most about {@link #POSITIONS_PER_PASS} positions of the level table (roots and
- * their sampled neighbors over all snapshots), which bounds its memory: about 2,700 roots for
- * TGAT's 10 + 10 neighbors, 27,000 for TGN's 10. Planning (sampling) runs on whichever worker takes
- * the next slice, one at a time, since samplers are not reentrant.
+ * their sampled neighbors over all snapshots), which bounds its memory.
  */
 public final class EventSliceScorer implements AutoCloseable {
   /** Level-table positions one pass may hold. */
-  static final int POSITIONS_PER_PASS = 300_000;
+  static final int POSITIONS_PER_PASS = 60_000;
 
   private final DeviceStep step;
   private final BatchPlanner planner;
@@ -78,41 +89,83 @@ public final class EventSliceScorer implements AutoCloseable {
     int passes = (b + perPass - 1) / perPass;
     float[] positive = new float[b];
     float[] negative = new float[k * b];
+    IntFunction<BatchGraph> plan = p -> plan(batch, p, perPass, stream, sampler);
+    if (memory == null) {
+      run(
+          passes,
+          p -> {
+            BatchGraph graph;
+            synchronized (planLock) {
+              graph = plan.apply(p);
+            }
+            BatchScores s = step.evaluate(graph, null, view, batch.index(), false);
+            copy(s, p * perPass, b, k, positive, negative);
+          });
+    } else {
+      // every slice planned first, so that one memory update serves all of them
+      List<BatchGraph> plans = new ArrayList<>(passes);
+      for (int p = 0; p < passes; p++) {
+        plans.add(plan.apply(p));
+      }
+      SharedReads shared = SharedReads.of(plans);
+      Tensor updated = step.updateSharedMemory(shared.reads(), memory, view, batch.index());
+      try {
+        run(
+            passes,
+            p -> {
+              BatchScores s = step.evaluate(plans.get(p), updated, shared.rows(p), memory, view);
+              copy(s, p * perPass, b, k, positive, negative);
+            });
+      } finally {
+        Tensors.release(updated);
+      }
+      if (write) {
+        step.replay(planner.planWrite(endpoints(batch), stream, sampler), memory, view);
+      }
+    }
+    return new BatchScores(positive, negative);
+  }
+
+  /** Runs passes {@code 0..n-1} on the workers, each taking the next pass not yet taken. */
+  private void run(int passes, IntConsumer pass) {
     AtomicInteger next = new AtomicInteger();
     Runnable worker =
         () -> {
           for (int p = next.getAndIncrement(); p < passes; p = next.getAndIncrement()) {
-            int from = p * perPass;
-            int to = Math.min(b, from + perPass);
-            Batch part = batch.slice(from, to);
-            BatchGraph graph;
-            synchronized (planLock) {
-              graph = planner.plan(part, stream, sampler, keysInWholeBatch(b, k + 2, from, to));
-            }
-            BatchScores s = step.evaluate(graph, memory, view, batch.index(), false);
-            int n = to - from;
-            System.arraycopy(s.positive(), 0, positive, from, n);
-            for (int j = 0; j < k; j++) {
-              System.arraycopy(s.negative(), j * n, negative, j * b + from, n);
-            }
+            pass.accept(p);
           }
         };
     if (pool == null || passes == 1) {
       worker.run();
-    } else {
-      pool.runAll(
-              Math.min(workers, passes),
-              w -> {
-                worker.run();
-                return null;
-              })
-          .orThrow();
+      return;
     }
-    if (write && memory != null) {
-      Batch endpoints = endpoints(batch);
-      step.replay(planner.planWrite(endpoints, stream, sampler), memory, view);
+    pool.runAll(
+            Math.min(workers, passes),
+            w -> {
+              worker.run();
+              return null;
+            })
+        .orThrow();
+  }
+
+  /** The plan of slice {@code p}: its roots keyed by their positions in the whole batch. */
+  private BatchGraph plan(Batch batch, int p, int perPass, long stream, NeighborSampler sampler) {
+    int b = batch.size();
+    int from = p * perPass;
+    int to = Math.min(b, from + perPass);
+    int blocks = batch.negativesPerEvent() + 2;
+    return planner.plan(
+        batch.slice(from, to), stream, sampler, keysInWholeBatch(b, blocks, from, to));
+  }
+
+  /** Copies the scores of the slice starting at event {@code from} into the batch's arrays. */
+  private static void copy(
+      BatchScores s, int from, int b, int k, float[] positive, float[] negative) {
+    int n = s.positive().length;
+    System.arraycopy(s.positive(), 0, positive, from, n);
+    for (int j = 0; j < k; j++) {
+      System.arraycopy(s.negative(), j * n, negative, j * b + from, n);
     }
-    return new BatchScores(positive, negative);
   }
 
   /** Events per pass: the fixed size, or what fits the budget, split so every worker has work. */
