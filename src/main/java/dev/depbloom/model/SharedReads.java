@@ -52,6 +52,27 @@ public final class SharedReads {
     return reads;
   }
 
+  /**
+   * Rows {@code [from, to)} of {@link #reads()} as a read plan of their own (its distinct nodes
+   * those of these rows), so that the shared memory update can be computed in parts, in parallel,
+   * and concatenated in row order.
+   */
+  public ReadPlan part(int from, int to) {
+    int n = to - from;
+    int[] node = java.util.Arrays.copyOfRange(reads.readNode(), from, to);
+    DenseIndex distinct = new DenseIndex(Math.max(1, n));
+    int[] readDistinct = new int[n];
+    for (int u = 0; u < n; u++) {
+      readDistinct[u] = distinct.indexOf(node[u]);
+    }
+    return new ReadPlan(
+        new int[0],
+        node,
+        java.util.Arrays.copyOfRange(reads.readTime(), from, to),
+        readDistinct,
+        distinct.keys());
+  }
+
   /** {@code [U_i]}: the row of {@link #reads()} of each unique read of plan {@code i}. */
   public int[] rows(int plan) {
     return rows.get(plan);

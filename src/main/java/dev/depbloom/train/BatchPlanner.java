@@ -34,14 +34,26 @@ public final class BatchPlanner {
    * @param rootKeys {@code [R]} key of each root of {@code batch}
    */
   public BatchGraph plan(Batch batch, long stream, NeighborSampler sampler, int[] rootKeys) {
+    return plan(batch, sample(batch, stream, sampler, rootKeys));
+  }
+
+  /**
+   * The neighborhood of a batch's roots under {@code rootKeys}: the first half of {@link
+   * #plan(Batch, long, NeighborSampler, int[])}, the only one that uses the sampler (which is not
+   * reentrant), so that several threads can plan with one sampler, sampling one at a time.
+   */
+  public TemporalSample sample(Batch batch, long stream, NeighborSampler sampler, int[] rootKeys) {
     if (rootKeys.length != batch.roots().length) {
       throw new IllegalArgumentException(
           rootKeys.length + " root keys for " + batch.roots().length + " roots");
     }
-    TemporalSample sample =
-        sampler == null
-            ? TemporalSample.ofLayers(List.of())
-            : sampler.sample(batch.roots(), batch.rootTimes(), stream, rootKeys);
+    return sampler == null
+        ? TemporalSample.ofLayers(List.of())
+        : sampler.sample(batch.roots(), batch.rootTimes(), stream, rootKeys);
+  }
+
+  /** The plan of a batch from its sampled neighborhood; touches no sampler. */
+  public BatchGraph plan(Batch batch, TemporalSample sample) {
     return BatchGraph.build(batch, sample, config);
   }
 

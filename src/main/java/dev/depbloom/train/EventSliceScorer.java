@@ -7,15 +7,18 @@ import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.SamplingConfig;
 import dev.depbloom.sampling.NeighborSampler;
+import dev.depbloom.sampling.TemporalSample;
+import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
+import org.bytedeco.pytorch.global.torch;
 
 /**
  * Scores the events of a batch against many negatives each (the test pass): the batch's events are
@@ -94,36 +97,60 @@ public final class EventSliceScorer implements AutoCloseable {
       run(
           passes,
           p -> {
-            BatchGraph graph;
-            synchronized (planLock) {
-              graph = plan.apply(p);
-            }
-            BatchScores s = step.evaluate(graph, null, view, batch.index(), false);
+            BatchScores s = step.evaluate(plan.apply(p), null, view, batch.index(), false);
             copy(s, p * perPass, b, k, positive, negative);
           });
-    } else {
-      // every slice planned first, so that one memory update serves all of them
-      List<BatchGraph> plans = new ArrayList<>(passes);
-      for (int p = 0; p < passes; p++) {
-        plans.add(plan.apply(p));
-      }
-      SharedReads shared = SharedReads.of(plans);
-      Tensor updated = step.updateSharedMemory(shared.reads(), memory, view, batch.index());
-      try {
-        run(
-            passes,
-            p -> {
-              BatchScores s = step.evaluate(plans.get(p), updated, shared.rows(p), memory, view);
-              copy(s, p * perPass, b, k, positive, negative);
-            });
-      } finally {
-        Tensors.release(updated);
-      }
-      if (write) {
-        step.replay(planner.planWrite(endpoints(batch), stream, sampler), memory, view);
-      }
+      return new BatchScores(positive, negative);
+    }
+    // all slices are planned first, so that one memory update serves all of them
+    BatchGraph[] plans = new BatchGraph[passes];
+    run(passes, p -> plans[p] = plan.apply(p));
+    SharedReads shared = SharedReads.of(List.of(plans));
+    Tensor updated = sharedUpdate(shared, memory, view, batch.index());
+    try {
+      run(
+          passes,
+          p -> {
+            BatchScores s = step.evaluate(plans[p], updated, shared.rows(p), memory, view);
+            copy(s, p * perPass, b, k, positive, negative);
+          });
+    } finally {
+      Tensors.release(updated);
+    }
+    if (write) {
+      step.replay(planner.planWrite(endpoints(batch), stream, sampler), memory, view);
     }
     return new BatchScores(positive, negative);
+  }
+
+  /**
+   * The memory update of all the batch's reads, in as many parts as workers, computed in parallel
+   * and concatenated in row order; retained (the caller releases it).
+   */
+  private Tensor sharedUpdate(SharedReads shared, MemoryStore memory, int view, int round) {
+    int rows = shared.reads().readCount();
+    int parts = Math.max(1, Math.min(workers, rows / 1024));
+    Tensor[] updated = new Tensor[parts];
+    try {
+      run(
+          parts,
+          i ->
+              updated[i] =
+                  step.updateSharedMemory(
+                      shared.part(i * rows / parts, (i + 1) * rows / parts), memory, view, round));
+      if (parts == 1) {
+        Tensor only = updated[0];
+        updated[0] = null;
+        return only;
+      }
+      try (StepScope scope = new StepScope()) {
+        return Tensors.retain(torch.cat(new TensorVector(updated)));
+      }
+    } finally {
+      for (Tensor t : updated) {
+        Tensors.release(t);
+      }
+    }
   }
 
   /** Runs passes {@code 0..n-1} on the workers, each taking the next pass not yet taken. */
@@ -148,14 +175,21 @@ public final class EventSliceScorer implements AutoCloseable {
         .orThrow();
   }
 
-  /** The plan of slice {@code p}: its roots keyed by their positions in the whole batch. */
+  /**
+   * The plan of slice {@code p}, its roots keyed by their positions in the whole batch: sampled one
+   * thread at a time (samplers are not reentrant), built in parallel.
+   */
   private BatchGraph plan(Batch batch, int p, int perPass, long stream, NeighborSampler sampler) {
     int b = batch.size();
     int from = p * perPass;
     int to = Math.min(b, from + perPass);
     int blocks = batch.negativesPerEvent() + 2;
-    return planner.plan(
-        batch.slice(from, to), stream, sampler, keysInWholeBatch(b, blocks, from, to));
+    Batch part = batch.slice(from, to);
+    TemporalSample sample;
+    synchronized (planLock) {
+      sample = planner.sample(part, stream, sampler, keysInWholeBatch(b, blocks, from, to));
+    }
+    return planner.plan(part, sample);
   }
 
   /** Copies the scores of the slice starting at event {@code from} into the batch's arrays. */
