@@ -213,7 +213,7 @@ public final class ScheduleComparison {
           resolved.devices(),
           c.workers(),
           points.get(points.size() - 1).valAp(),
-          test.ap(),
+          test.reset().ap(),
           events[0] / trained[0],
           events[0] / projection.seconds(),
           events[0] / projection.measuredLink(),

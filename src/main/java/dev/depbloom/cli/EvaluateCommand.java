@@ -21,8 +21,10 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Scores a saved run: loads its best checkpoint, resets memory, replays the training and"
-          + " validation events, and scores the test events (AP, AUC, MRR, new-node AP).",
+      "Scores a saved run's best checkpoint on the test events under both protocols: on the"
+          + " memory its validation left behind (continued), and after a memory reset and a replay"
+          + " of the training and validation events (TGL's). Prints AP, AUC, MRR and new-node AP"
+          + " of each; the same figures train printed.",
       ""
     })
 final class EvaluateCommand implements Callable<Integer> {

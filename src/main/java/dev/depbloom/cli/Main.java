@@ -2,6 +2,7 @@ package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
 import dev.depbloom.device.RankFailureException;
+import dev.depbloom.train.TrainingDivergedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,7 +10,8 @@ import picocli.CommandLine.Command;
  * The {@code depbloom} command line. Input mistakes ({@link InputException}) print one message and
  * exit with status 2; usage errors also exit with 2 (picocli's convention); a multi-process run
  * whose other rank died or hung ({@link RankFailureException}) prints one message and exits with 1;
- * bugs keep their stack trace and exit with 1.
+ * a diverged run ({@link TrainingDivergedException}) prints one message and exits with 3; bugs keep
+ * their stack trace and exit with 1.
  */
 @Command(
     name = "depbloom",
@@ -36,6 +38,9 @@ public final class Main implements Runnable {
 
   /** Another rank of a multi-process run died or hung, or a collective timed out. */
   public static final int EXIT_RANK_FAILURE = 1;
+
+  /** A NaN or infinite training loss or score stopped the run (checkpoints written are kept). */
+  public static final int EXIT_DIVERGED = 3;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -77,6 +82,11 @@ public final class Main implements Runnable {
             cmd.getErr().println("depbloom: error: " + ex.getMessage());
             cmd.getErr().flush();
             return EXIT_RANK_FAILURE;
+          }
+          if (ex instanceof TrainingDivergedException) {
+            cmd.getErr().println("depbloom: error: " + ex.getMessage());
+            cmd.getErr().flush();
+            return EXIT_DIVERGED;
           }
           throw ex;
         });

@@ -27,14 +27,9 @@ final class Summaries {
     return m;
   }
 
+  /** The test metrics under both protocols ({@code testMrr*} null when MRR is skipped). */
   static Map<String, Object> test(TestMetrics t) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("testAp", t.ap());
-    m.put("testAuc", t.auc());
-    m.put("testMrr", t.mrr());
-    m.put("evalNegatives", t.negatives());
-    m.put("testNewNodeAp", t.newNodeAp());
-    return m;
+    return new LinkedHashMap<>(t.metrics());
   }
 
   static String json(Map<String, Object> m) {
@@ -50,7 +45,9 @@ final class Summaries {
     for (Map.Entry<String, Object> e : m.entrySet()) {
       Object v = e.getValue();
       String value =
-          v instanceof Double d ? String.format(Locale.ROOT, "%.4f", d) : String.valueOf(v);
+          v instanceof Double d
+              ? String.format(Locale.ROOT, "%.4f", d)
+              : v == null ? "-" : String.valueOf(v);
       b.append(String.format(Locale.ROOT, "%-22s %s%n", e.getKey(), value));
     }
     return b.toString();

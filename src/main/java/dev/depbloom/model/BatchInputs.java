@@ -58,6 +58,32 @@ public final class BatchInputs {
   /** Gathers everything a batch reads. {@code memory} is null for memory-less models. */
   public static BatchInputs fetch(
       BatchGraph graph, MemoryReader memory, EventStream events, boolean nodeFeaturesIntoMemory) {
+    return fetch(graph, memory, events, nodeFeaturesIntoMemory, true);
+  }
+
+  /**
+   * Gathers what a batch reads besides memory and mail: its inputs when its memory update is shared
+   * with other plans ({@link SharedReads}) and computed from {@link #forMemoryUpdate} once. {@link
+   * TemporalGnn#embed} then takes the rows of that update that are the plan's reads.
+   */
+  public static BatchInputs fetchWithSharedUpdate(
+      BatchGraph graph, MemoryReader memory, EventStream events, boolean nodeFeaturesIntoMemory) {
+    return fetch(graph, memory, events, nodeFeaturesIntoMemory, false);
+  }
+
+  /**
+   * The inputs of a memory update of {@code reads} alone (for {@link TemporalGnn#updateMemory}).
+   */
+  public static BatchInputs forMemoryUpdate(ReadPlan reads, MemoryReader memory) {
+    return new BatchInputs(null, memoryReads(reads, memory), null, null, null, List.of());
+  }
+
+  private static BatchInputs fetch(
+      BatchGraph graph,
+      MemoryReader memory,
+      EventStream events,
+      boolean nodeFeaturesIntoMemory,
+      boolean readMemory) {
     FeatureMatrix nodeFeatures = events.nodeFeatures();
     MemoryReads reads = null;
     Tensor readFeatures = null;
@@ -65,7 +91,7 @@ public final class BatchInputs {
     Tensor jodie = null;
     ReadPlan plan = graph.reads();
     if (plan != null) {
-      reads = memoryReads(plan, memory);
+      reads = readMemory ? memoryReads(plan, memory) : null;
       rootReads = Tensors.indices(plan.positionRead(), graph.rootCount());
       jodie = jodieDelta(graph, plan, memory);
       if (nodeFeaturesIntoMemory && nodeFeatures.dim() > 0) {

@@ -15,15 +15,18 @@ import dev.depbloom.train.BatchScores;
 import dev.depbloom.train.Checkpoint;
 import dev.depbloom.train.ChromeTrace;
 import dev.depbloom.train.EpochMetrics;
+import dev.depbloom.train.EventSliceScorer;
 import dev.depbloom.train.RankMetrics;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.StageTimer;
 import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.TestNegatives;
+import dev.depbloom.train.TestScoreAccumulator;
+import dev.depbloom.train.TrainingDivergedException;
 import dev.depbloom.train.TrainingListener;
 import dev.depbloom.train.TrainingRun;
 import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -31,21 +34,21 @@ import java.util.Map;
  * Training under a {@link Schedule}: per epoch, the schedule's rounds (each a fan-out of work items
  * over the logical devices, one optimizer step, a commit), then a validation pass that continues
  * the memory of the schedule's validation view (TGL's protocol); after training, the best epoch's
- * parameters are tested after a memory reset and a replay of training and validation events.
+ * parameters are tested under two protocols: on the memory that epoch's validation left behind
+ * (continued), and after a memory reset and a replay of training and validation events (TGL's). A
+ * NaN or infinite training loss or score stops the run with a {@link TrainingDivergedException}
+ * naming the epoch and the round or batch.
  *
- * <p>Process-wide tensor state is set at phase boundaries only: training gives each worker its
- * thread budget; validation, replay and test run on the coordinating thread with the BLAS threads
- * of all workers. Parameters are initialised from the seed; every other random draw comes from
- * streams keyed by logical identities (see {@link RoundRunner}), so a run resumed at an epoch
+ * <p>Process-wide tensor state is set at phase boundaries only: training and test scoring give each
+ * worker its thread budget; validation and replay run on the coordinating thread with the BLAS
+ * threads of all workers. Parameters are initialised from the seed; every other random draw comes
+ * from streams keyed by logical identities (see {@link RoundRunner}), so a run resumed at an epoch
  * boundary continues exactly as an uninterrupted one.
  */
 public final class Trainer implements AutoCloseable {
   private static final long VAL = RandomStreams.key("val");
   private static final long TEST = RandomStreams.key("test");
   private static final long REPLAY = RandomStreams.key("replay");
-
-  /** Negatives scored per forward pass in testing. */
-  private static final int NEGATIVE_GROUP = 8;
 
   private final TrainingRun run;
   private final ModelConfig config;
@@ -171,7 +174,11 @@ public final class Trainer implements AutoCloseable {
     long events = 0;
     for (int r = 0; r < rounds.size(); r++) {
       RoundPlan round = rounds.get(r);
-      lossSum += runner.run(round, r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch);
+      lossSum +=
+          finite(
+              runner.run(round, r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch),
+              epoch,
+              round);
       events += round.events();
       for (TrainingListener l : listeners) {
         l.batchFinished("train", events, lossSum / (r + 1));
@@ -292,6 +299,23 @@ public final class Trainer implements AutoCloseable {
     TensorRuntime.applyThreads(new ThreadBudget(b.intraOp(), b.blas() * b.workers()));
   }
 
+  /** A round's training loss, or the run stops when it is NaN or infinite. */
+  private static double finite(double loss, int epoch, RoundPlan round) {
+    if (Double.isFinite(loss)) {
+      return loss;
+    }
+    int first = Integer.MAX_VALUE;
+    int end = 0;
+    for (ItemPlan item : round.items()) {
+      first = Math.min(first, item.start());
+      end = Math.max(end, item.events()[item.size() - 1] + 1);
+    }
+    throw TrainingDivergedException.inEpoch(
+        epoch,
+        "round " + round.index() + " (" + TrainingDivergedException.events(first, end) + ")",
+        "training loss is " + loss);
+  }
+
   private double[] validate(int epoch) {
     int view = runner.schedule().validationView();
     List<Double> aps = new ArrayList<>();
@@ -301,17 +325,23 @@ public final class Trainer implements AutoCloseable {
         epoch,
         split.trainEnd(),
         split.valEnd(),
-        1,
+        (i, start, end) -> session.batch(i, start, end, 1, VAL, epoch, start),
         VAL,
         (batch, stream) -> {
-          BatchScores s = evaluate(batch, stream, view, true);
-          aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
-          aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
+          BatchScores s = evaluate(batch, stream, view);
+          try {
+            aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
+            aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
+          } catch (IllegalArgumentException e) {
+            throw TrainingDivergedException.inEpoch(
+                epoch, "validation " + where(batch), e.getMessage());
+          }
         });
     return new double[] {mean(aps), mean(aucs)};
   }
 
-  private BatchScores evaluate(Batch batch, long stream, int view, boolean writeMemory) {
+  /** Scores a batch in one pass and writes its memory. */
+  private BatchScores evaluate(Batch batch, long stream, int view) {
     return session
         .step()
         .evaluate(
@@ -319,76 +349,63 @@ public final class Trainer implements AutoCloseable {
             session.memory(),
             view,
             batch.index(),
-            writeMemory);
+            true);
   }
 
+  /** {@code "batch 5 (events 120,600-121,200)"}. */
+  private static String where(Batch batch) {
+    return "batch "
+        + batch.index()
+        + " ("
+        + TrainingDivergedException.events(batch.start(), batch.start() + batch.size())
+        + ")";
+  }
+
+  /** Fixes the events per scoring pass of the test (0: sized by memory); results do not change. */
+  void testEventsPerPass(int events) {
+    this.testEventsPerPass = events;
+  }
+
+  private int testEventsPerPass; // 0: EventSliceScorer's budget
+
   /**
-   * Tests the parameters of checkpoint {@code epoch}: memory view 0 reset, replay of training and
-   * validation events, then scoring of the test events with {@code evalNegatives} negatives each.
+   * Tests the parameters of checkpoint {@code epoch} under both protocols, against the same
+   * negatives: continued (the test events scored on the memory the checkpoint holds, which is what
+   * the epoch's validation left behind), then TGL's (memory view 0 reset, the training and
+   * validation events replayed, the test events scored). Models without memory have one protocol,
+   * scored once. Scoring runs on all workers.
    */
   public TestMetrics test(RunDirectory dir, int epoch) {
     long t0 = System.nanoTime();
-    Checkpoint.load(dir.checkpoint(epoch), session.replica().model(), null, List.of());
-    evaluationThreads();
+    boolean memory = session.memory() != null;
+    Checkpoint.load(
+        dir.checkpoint(epoch),
+        session.replica().model(),
+        null,
+        memory ? views() : List.<dev.depbloom.memory.NodeMemory>of());
     session.replica().model().eval();
-    session.resetView(0);
-    if (session.memory() != null) {
-      walk(
-          "replay",
-          0,
-          0,
-          split.valEnd(),
-          0,
-          REPLAY,
-          (batch, stream) ->
-              session
-                  .step()
-                  .replay(
-                      session.planner().planWrite(batch, stream, session.sampler(0)),
-                      session.memory(),
-                      0));
+    TestScoreAccumulator continued = null;
+    TestScoreAccumulator reset;
+    try (EventSliceScorer scorer =
+        new EventSliceScorer(session.step(), session.planner(), config, run.threads().workers())) {
+      scorer.eventsPerPass(testEventsPerPass);
+      if (memory) {
+        continued =
+            testPass("test-cont", runner.schedule().validationView(), scorer, epoch, "continued");
+        evaluationThreads();
+        session.resetView(0);
+        replay();
+      }
+      reset = testPass("test", 0, scorer, epoch, "reset");
     }
-    int k = Math.max(1, config.train().evalNegatives());
-    boolean[] seen = split.seenInTraining(run.events());
-    int[] src = run.events().sources();
-    int[] dst = run.events().destinations();
-    List<Double> aps = new ArrayList<>();
-    List<Double> aucs = new ArrayList<>();
-    double[] mrrSum = {0};
-    FloatList newPos = new FloatList();
-    FloatList newNeg = new FloatList();
-    long events =
-        walk(
-            "test",
-            0,
-            split.valEnd(),
-            split.eventCount(),
-            k,
-            TEST,
-            (batch, stream) -> {
-              BatchScores s = evaluateInGroups(batch, stream);
-              float[] firstNeg = s.firstNegative();
-              aps.add(RankingMetrics.averagePrecision(s.positive(), firstNeg));
-              aucs.add(RankingMetrics.rocAuc(s.positive(), firstNeg));
-              mrrSum[0] +=
-                  RankingMetrics.meanReciprocalRank(s.positive(), s.negative()) * batch.size();
-              for (int i = 0; i < batch.size(); i++) {
-                int e = batch.event(i);
-                if (!seen[src[e]] || !seen[dst[e]]) {
-                  newPos.add(s.positive()[i]);
-                  newNeg.add(firstNeg[i]);
-                }
-              }
-            });
+    TestMetrics.Protocol tgl = reset.result();
     TestMetrics m =
         new TestMetrics(
-            mean(aps),
-            mean(aucs),
-            mrrSum[0] / Math.max(1, events),
-            k,
-            RankingMetrics.averagePrecision(newPos.toArray(), newNeg.toArray()),
-            events,
-            newPos.size(),
+            tgl,
+            continued != null ? continued.result() : tgl,
+            config.train().evalNegatives(),
+            reset.events(),
+            reset.newNodeEvents(),
             (System.nanoTime() - t0) / 1e9);
     for (TrainingListener l : listeners) {
       l.testFinished(m);
@@ -396,29 +413,71 @@ public final class Trainer implements AutoCloseable {
     return m;
   }
 
+  /** TGL's replay: the training and validation events write memory view 0, without scoring. */
+  private void replay() {
+    walk(
+        "replay",
+        0,
+        0,
+        split.valEnd(),
+        (i, start, end) -> session.batch(i, start, end, 0, REPLAY, 0, start),
+        REPLAY,
+        (batch, stream) ->
+            session
+                .step()
+                .replay(
+                    session.planner().planWrite(batch, stream, session.sampler(0)),
+                    session.memory(),
+                    0));
+  }
+
   /**
-   * Scores a batch with many negatives in groups of at most {@link #NEGATIVE_GROUP}, so that a
-   * forward pass never holds more than {@code (2 + NEGATIVE_GROUP) B} roots; memory is read-only
-   * until the last group writes it, so the scores equal those of one pass with all negatives.
+   * Scores the test events on memory view {@code view} (writing it as they go), with {@code
+   * train.eval_negatives} ranking negatives per event besides the AP negative.
    */
-  private BatchScores evaluateInGroups(Batch batch, long stream) {
-    int b = batch.size();
-    int k = batch.negativesPerEvent();
-    if (k <= NEGATIVE_GROUP) {
-      return evaluate(batch, stream, 0, true);
-    }
-    float[] negative = new float[k * b];
-    float[] positive = null;
-    for (int first = 0; first < k; first += NEGATIVE_GROUP) {
-      int count = Math.min(NEGATIVE_GROUP, k - first);
-      Batch group = batch.negativeGroup(first, count);
-      BatchScores s = evaluate(group, stream, 0, first + count == k);
-      System.arraycopy(s.negative(), 0, negative, first * b, count * b);
-      if (positive == null) {
-        positive = s.positive();
-      }
-    }
-    return new BatchScores(positive, negative);
+  private TestScoreAccumulator testPass(
+      String phase, int view, EventSliceScorer scorer, int epoch, String protocol) {
+    TensorRuntime.applyThreads(run.threads());
+    int ranking = config.train().evalNegatives();
+    TestNegatives negatives = new TestNegatives(run.events(), run.seed());
+    TestScoreAccumulator scores =
+        new TestScoreAccumulator(
+            split.seenInTraining(run.events()),
+            run.events().sources(),
+            run.events().destinations(),
+            ranking > 0);
+    walk(
+        phase,
+        0,
+        split.valEnd(),
+        split.eventCount(),
+        (i, start, end) -> negatives.batch(i, start, end, ranking, TEST, 0, start),
+        TEST,
+        (batch, stream) -> {
+          BatchScores s =
+              scorer.score(batch, stream, session.sampler(view), session.memory(), view, true);
+          try {
+            scores.add(batch, s);
+          } catch (IllegalArgumentException e) {
+            throw new TrainingDivergedException(
+                "test ("
+                    + protocol
+                    + " protocol), "
+                    + where(batch)
+                    + ": "
+                    + e.getMessage()
+                    + "; the tested checkpoint is checkpoints/epoch-"
+                    + epoch
+                    + ".pt",
+                e);
+          }
+        });
+    return scores;
+  }
+
+  /** The batch of events {@code [start, end)}, the {@code index}-th of its phase. */
+  private interface BatchSource {
+    Batch batch(int index, int start, int end);
   }
 
   /** What a phase does with one batch. */
@@ -426,9 +485,18 @@ public final class Trainer implements AutoCloseable {
     void apply(Batch batch, long stream);
   }
 
-  /** Walks events {@code [from, to)} in TGL-aligned batches with {@code k} negatives per event. */
+  /**
+   * Walks events {@code [from, to)} in TGL-aligned batches from {@code source}; batch streams are
+   * keyed by (seed, phase, epoch, first event).
+   */
   private long walk(
-      String phase, int epoch, int from, int to, int k, long phaseKey, BatchAction action) {
+      String phase,
+      int epoch,
+      int from,
+      int to,
+      BatchSource source,
+      long phaseKey,
+      BatchAction action) {
     List<int[]> bounds = session.bounds(from, to);
     for (TrainingListener l : listeners) {
       l.phaseStarted(phase, epoch, to - from);
@@ -437,8 +505,8 @@ public final class Trainer implements AutoCloseable {
     for (int i = 0; i < bounds.size(); i++) {
       int start = bounds.get(i)[0];
       int end = bounds.get(i)[1];
-      Batch batch = session.batch(i, start, end, k, phaseKey, epoch, start);
-      action.apply(batch, RandomStreams.derive(run.seed(), phaseKey, epoch, start));
+      action.apply(
+          source.batch(i, start, end), RandomStreams.derive(run.seed(), phaseKey, epoch, start));
       done += end - start;
       for (TrainingListener l : listeners) {
         l.batchFinished(phase, done, Double.NaN);
@@ -458,26 +526,5 @@ public final class Trainer implements AutoCloseable {
   public void close() {
     runner.close();
     session.close();
-  }
-
-  /** A growable float array. */
-  private static final class FloatList {
-    private float[] values = new float[64];
-    private int size;
-
-    void add(float v) {
-      if (size == values.length) {
-        values = Arrays.copyOf(values, size * 2);
-      }
-      values[size++] = v;
-    }
-
-    int size() {
-      return size;
-    }
-
-    float[] toArray() {
-      return Arrays.copyOf(values, size);
-    }
   }
 }

@@ -26,6 +26,38 @@ public final class BatchPlanner {
   }
 
   /**
+   * The full plan of a batch whose roots are sampled under {@code rootKeys} instead of their
+   * positions: a part of a larger batch (a slice of its events, a group of its negatives) keyed by
+   * its roots' positions in the whole batch gets the neighborhoods one plan of the whole batch
+   * would give them (see {@link NeighborSampler#sample(int[], double[], long, int[])}).
+   *
+   * @param rootKeys {@code [R]} key of each root of {@code batch}
+   */
+  public BatchGraph plan(Batch batch, long stream, NeighborSampler sampler, int[] rootKeys) {
+    return plan(batch, sample(batch, stream, sampler, rootKeys));
+  }
+
+  /**
+   * The neighborhood of a batch's roots under {@code rootKeys}: the first half of {@link
+   * #plan(Batch, long, NeighborSampler, int[])}, the only one that uses the sampler (which is not
+   * reentrant), so that several threads can plan with one sampler, sampling one at a time.
+   */
+  public TemporalSample sample(Batch batch, long stream, NeighborSampler sampler, int[] rootKeys) {
+    if (rootKeys.length != batch.roots().length) {
+      throw new IllegalArgumentException(
+          rootKeys.length + " root keys for " + batch.roots().length + " roots");
+    }
+    return sampler == null
+        ? TemporalSample.ofLayers(List.of())
+        : sampler.sample(batch.roots(), batch.rootTimes(), stream, rootKeys);
+  }
+
+  /** The plan of a batch from its sampled neighborhood; touches no sampler. */
+  public BatchGraph plan(Batch batch, TemporalSample sample) {
+    return BatchGraph.build(batch, sample, config);
+  }
+
+  /**
    * The plan of a batch that only writes memory (the replay before testing): reads of the roots,
    * and the sampled receivers when mail goes to neighbors.
    */

@@ -7,6 +7,8 @@ import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.OverlayMemory;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.BatchInputs;
+import dev.depbloom.model.ReadPlan;
+import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.Dropout;
@@ -172,6 +174,40 @@ public final class DeviceStep {
         }
       }
       return out;
+    }
+  }
+
+  /**
+   * The updated memory of {@code reads} in view {@code view}, computed once for several plans that
+   * read those rows ({@link SharedReads}), without gradient; retained past the call, so the caller
+   * must free it ({@link Tensors#release}).
+   */
+  public Tensor updateSharedMemory(ReadPlan reads, MemoryStore memory, int view, int round) {
+    try (StepScope scope = new StepScope();
+        NoGradGuard noGrad = new NoGradGuard()) {
+      memory.awaitReadable(view, reads.distinctNodes(), round);
+      return Tensors.retain(
+          model.updateMemory(BatchInputs.forMemoryUpdate(reads, memory.view(view))));
+    }
+  }
+
+  /**
+   * Scores a planned batch without gradient, its memory update taken from {@code shared}, the
+   * update of {@link #updateSharedMemory}: row {@code rows[u]} of it is the plan's read {@code u}.
+   * Writes nothing. Slices of a batch are scored this way in parallel.
+   */
+  public BatchScores evaluate(
+      BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
+    try (StepScope scope = new StepScope();
+        NoGradGuard noGrad = new NoGradGuard()) {
+      BatchInputs in =
+          BatchInputs.fetchWithSharedUpdate(
+              graph, memory.view(view), events, config.memory().combineNodeFeature());
+      Tensor updated = shared.index_select(0, Tensors.indices(rows)); // [U, dim]
+      EdgePredictor.Scores scores = model.predict(model.embed(in, updated), graph.eventCount());
+      return new BatchScores(
+          Tensors.toFloats(scores.positive().sigmoid()),
+          Tensors.toFloats(scores.negative().sigmoid()));
     }
   }
 

@@ -116,17 +116,25 @@ public final class ProgressReporter implements TrainingListener {
   public void testFinished(TestMetrics t) {
     out.printf(
         Locale.ROOT,
-        "test: AP %.4f AUC %.4f MRR %.4f (%d negatives) new-node AP %.4f (%,d of %,d events) in"
-            + " %.1fs%n",
-        t.ap(),
-        t.auc(),
-        t.mrr(),
-        t.negatives(),
-        t.newNodeAp(),
-        t.newNodeEvents(),
+        "test (%,d events, %,d with a new node, %d ranking negatives) in %.1fs%n",
         t.events(),
+        t.newNodeEvents(),
+        t.negatives(),
         t.seconds());
+    out.print(protocolLine("reset + replay (TGL)", t.reset()));
+    out.print(protocolLine("continued", t.continued()));
     out.flush();
+  }
+
+  private static String protocolLine(String name, TestMetrics.Protocol p) {
+    return String.format(
+        Locale.ROOT,
+        "  %-20s AP %.4f AUC %.4f MRR %s new-node AP %.4f%n",
+        name,
+        p.ap(),
+        p.auc(),
+        p.mrr() == null ? "-" : String.format(Locale.ROOT, "%.4f", p.mrr()),
+        p.newNodeAp());
   }
 
   private static String clock(double seconds) {

@@ -146,12 +146,7 @@ public final class RunDirectory {
   public record ResumeState(List<EpochMetrics> history, int lastEpoch, int bestEpoch) {}
 
   public void writeTest(TestMetrics test) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("testAp", test.ap());
-    m.put("testAuc", test.auc());
-    m.put("testMrr", test.mrr());
-    m.put("testNewNodeAp", test.newNodeAp());
-    m.put("evalNegatives", test.negatives());
+    Map<String, Object> m = new LinkedHashMap<>(test.metrics());
     m.put("testEvents", test.events());
     m.put("testNewNodeEvents", test.newNodeEvents());
     m.put("testSeconds", test.seconds());

@@ -133,7 +133,9 @@ class TrainResumeTest {
             "testAp",
             "testAuc",
             "testMrr",
-            "testNewNodeAp")) {
+            "testNewNodeAp",
+            "testApContinued",
+            "testMrrContinued")) {
       assertEquals(uninterrupted.get(key), resumed.get(key), key);
     }
     assertEquals(
@@ -146,7 +148,17 @@ class TrainResumeTest {
     Path run = dir.resolve("run");
     JsonNode trained = runInProcess(args(run, 1));
     JsonNode evaluated = runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
-    for (String key : List.of("testAp", "testAuc", "testMrr", "testNewNodeAp")) {
+    for (String key :
+        List.of(
+            "testAp",
+            "testAuc",
+            "testMrr",
+            "testNewNodeAp",
+            "testApContinued",
+            "testAucContinued",
+            "testMrrContinued",
+            "testNewNodeApContinued")) {
+      assertTrue(trained.has(key), key);
       assertEquals(trained.get(key), evaluated.get(key), key);
     }
   }

@@ -62,6 +62,14 @@ public record ModelConfig(
       throw new ConfigException(
           source + ": snapshots (sampling.history > 1) are supported for memory-less models only");
     }
+    if (!sampling.propTime() && sampling.history() > 1) {
+      throw new ConfigException(
+          source
+              + ": sampling.prop_time is false but sampling.history is "
+              + sampling.history()
+              + "; with snapshots every layer is queried at the root's time (prop_time: true),"
+              + " the only way snapshots are sampled here");
+    }
     if (sampling.propTime() && sampling.history() == 1) {
       throw new ConfigException(
           source

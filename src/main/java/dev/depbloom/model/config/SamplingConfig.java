@@ -9,7 +9,10 @@ import java.util.List;
  * @param enabled false for models that read no neighbors (TGL's {@code no_sample: True}, JODIE)
  * @param neighbors fanout per layer, e.g. {@code [10, 10]}; its size is the number of layers
  * @param strategy {@code recent} (last n before the query time) or {@code uniform}
- * @param propTime when true, deeper layers query at the root's time instead of the edge's time
+ * @param propTime when true, deeper layers query at the root's time instead of the edge's time;
+ *     true exactly when there are snapshots (the only combinations implemented: without snapshots
+ *     deeper layers query at their edge's time, with snapshots every layer at the root's time);
+ *     omitted, it follows {@code history}
  * @param history number of snapshots (DySAT), 1 otherwise
  * @param duration snapshot length in the data's time unit (history > 1)
  */
@@ -36,8 +39,8 @@ public record SamplingConfig(
     List<Integer> neighbors = r.positiveInts("neighbor", List.of(10));
     SamplingStrategy strategy =
         r.choice("strategy", SamplingStrategy.class, SamplingStrategy.RECENT);
-    boolean propTime = r.bool("prop_time", false);
     int history = r.positiveInt("history", 1);
+    boolean propTime = r.bool("prop_time", history > 1);
     double duration = r.number("duration", 0, 0, Double.MAX_VALUE);
     r.finish();
     if (noSample || layer == 0) {

@@ -2,6 +2,7 @@ package dev.depbloom.model.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -121,5 +122,30 @@ class ConfigReaderTest {
     assertEquals(
         "--model tgnn: unknown model (known: [jodie, tgn, apan, tgat, dysat, tgn-wide])",
         e.getMessage());
+  }
+
+  @Test
+  void propTimeFalseWithSnapshotsIsRejectedNamingTheKey() {
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () -> ModelZoo.config("dysat", Map.of("sampling.prop_time", "false")));
+    assertTrue(e.getMessage().contains("sampling.prop_time is false"), e.getMessage());
+  }
+
+  @Test
+  void snapshotsWithoutPropTimeQueryEveryLayerAtTheRootsTime() {
+    ModelConfig c =
+        ConfigReader.parse(
+            "sampling:\n  - layer: 2\n    neighbor: [10, 10]\n    strategy: 'uniform'\n"
+                + "    history: 3\n    duration: 100\n"
+                + "memory:\n  - type: 'none'\n    dim_out: 0\n"
+                + "gnn:\n  - arch: 'transformer_attention'\n    layer: 2\n    att_head: 2\n"
+                + "    dim_time: 0\n    dim_out: 100\n    combine: 'rnn'\n"
+                + "train:\n  - epoch: 1\n",
+            "snapshots.yml",
+            "snapshots",
+            Map.of());
+    assertTrue(c.sampling().propTime());
   }
 }

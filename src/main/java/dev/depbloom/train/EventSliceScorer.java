@@ -1,0 +1,260 @@
+package dev.depbloom.train;
+
+import dev.depbloom.batch.Batch;
+import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.model.BatchGraph;
+import dev.depbloom.model.SharedReads;
+import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.model.config.SamplingConfig;
+import dev.depbloom.sampling.NeighborSampler;
+import dev.depbloom.sampling.TemporalSample;
+import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.Tensors;
+import dev.depbloom.tensor.WorkerPool;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
+import org.bytedeco.pytorch.global.torch;
+
+/**
+ * Scores the events of a batch against many negatives each (the test pass): the batch's events are
+ * cut into slices, each slice is one forward pass over its positives and all their negatives, and
+ * the passes run in parallel on the workers. Memory is read-only while they run; afterwards the
+ * batch writes memory once through the replay path ({@link DeviceStep#replay}: the write depends
+ * only on the true endpoints, so it equals the write of one scoring pass).
+ *
+ * <p>Every root is sampled under the key of its position in the whole batch ({@link
+ * BatchPlanner#plan(Batch, long, NeighborSampler, int[])}), so the scores are those of one pass
+ * over the whole batch whatever the slicing and the number of workers: a uniform sampler gives the
+ * negatives of TGAT and DySAT the same neighborhoods either way. Slicing by events rather than by
+ * negatives computes every positive endpoint's memory and embedding once per batch, not once per
+ * group of negatives.
+ *
+ * <p>For models with memory, all slices of a batch are planned first and their memory reads shared
+ * ({@link SharedReads}): one memory update computes every (node, read time) the batch reads once,
+ * where each slice would repeat the reads of the neighbors of the batch's negatives (a few nodes,
+ * drawn again and again). Without memory, each worker plans the next slice itself, one at a time
+ * (samplers are not reentrant), while the others compute.
+ *
+ * <p>A pass holds at most about {@link #POSITIONS_PER_PASS} positions of the level table (roots and
+ * their sampled neighbors over all snapshots), which bounds its memory.
+ */
+public final class EventSliceScorer implements AutoCloseable {
+  /** Level-table positions one pass may hold. */
+  static final int POSITIONS_PER_PASS = 60_000;
+
+  private final DeviceStep step;
+  private final BatchPlanner planner;
+  private final int workers;
+  private final WorkerPool pool; // workers - 1 helper threads, or null for one worker
+  private final int positionsPerRoot;
+  private final Object planLock = new Object();
+  private int eventsPerPass; // 0: sized by POSITIONS_PER_PASS
+
+  public EventSliceScorer(DeviceStep step, BatchPlanner planner, ModelConfig config, int workers) {
+    this.step = step;
+    this.planner = planner;
+    this.workers = workers;
+    this.pool = workers > 1 ? new WorkerPool("depbloom-scorer", workers - 1) : null;
+    this.positionsPerRoot = positionsPerRoot(config.sampling());
+  }
+
+  /**
+   * Fixes the events per pass (0: sized by {@link #POSITIONS_PER_PASS} and the workers). Results do
+   * not depend on it; tests use it to check so.
+   */
+  public void eventsPerPass(int events) {
+    if (events < 0) {
+      throw new IllegalArgumentException("events per pass must not be negative: " + events);
+    }
+    this.eventsPerPass = events;
+  }
+
+  /**
+   * Scores {@code batch} (roots {@code [src | dst | neg_1 .. neg_k]}) reading memory view {@code
+   * view} ({@code memory} null for memory-less models); then, if {@code write}, writes the batch's
+   * memory into that view. {@code stream} keys the batch's neighbor samples.
+   */
+  public BatchScores score(
+      Batch batch,
+      long stream,
+      NeighborSampler sampler,
+      MemoryStore memory,
+      int view,
+      boolean write) {
+    int b = batch.size();
+    int k = batch.negativesPerEvent();
+    int perPass = sliceSize(b, k);
+    int passes = (b + perPass - 1) / perPass;
+    float[] positive = new float[b];
+    float[] negative = new float[k * b];
+    IntFunction<BatchGraph> plan = p -> plan(batch, p, perPass, stream, sampler);
+    if (memory == null) {
+      run(
+          passes,
+          p -> {
+            BatchScores s = step.evaluate(plan.apply(p), null, view, batch.index(), false);
+            copy(s, p * perPass, b, k, positive, negative);
+          });
+      return new BatchScores(positive, negative);
+    }
+    // all slices are planned first, so that one memory update serves all of them
+    BatchGraph[] plans = new BatchGraph[passes];
+    run(passes, p -> plans[p] = plan.apply(p));
+    SharedReads shared = SharedReads.of(List.of(plans));
+    Tensor updated = sharedUpdate(shared, memory, view, batch.index());
+    try {
+      run(
+          passes,
+          p -> {
+            BatchScores s = step.evaluate(plans[p], updated, shared.rows(p), memory, view);
+            copy(s, p * perPass, b, k, positive, negative);
+          });
+    } finally {
+      Tensors.release(updated);
+    }
+    if (write) {
+      step.replay(planner.planWrite(endpoints(batch), stream, sampler), memory, view);
+    }
+    return new BatchScores(positive, negative);
+  }
+
+  /**
+   * The memory update of all the batch's reads, in as many parts as workers, computed in parallel
+   * and concatenated in row order; retained (the caller releases it).
+   */
+  private Tensor sharedUpdate(SharedReads shared, MemoryStore memory, int view, int round) {
+    int rows = shared.reads().readCount();
+    int parts = Math.max(1, Math.min(workers, rows / 1024));
+    Tensor[] updated = new Tensor[parts];
+    try {
+      run(
+          parts,
+          i ->
+              updated[i] =
+                  step.updateSharedMemory(
+                      shared.part(i * rows / parts, (i + 1) * rows / parts), memory, view, round));
+      if (parts == 1) {
+        Tensor only = updated[0];
+        updated[0] = null;
+        return only;
+      }
+      try (StepScope scope = new StepScope()) {
+        return Tensors.retain(torch.cat(new TensorVector(updated)));
+      }
+    } finally {
+      for (Tensor t : updated) {
+        Tensors.release(t);
+      }
+    }
+  }
+
+  /** Runs passes {@code 0..n-1} on the workers, each taking the next pass not yet taken. */
+  private void run(int passes, IntConsumer pass) {
+    AtomicInteger next = new AtomicInteger();
+    Runnable worker =
+        () -> {
+          for (int p = next.getAndIncrement(); p < passes; p = next.getAndIncrement()) {
+            pass.accept(p);
+          }
+        };
+    if (pool == null || passes == 1) {
+      worker.run();
+      return;
+    }
+    pool.runAll(
+            Math.min(workers, passes),
+            w -> {
+              worker.run();
+              return null;
+            })
+        .orThrow();
+  }
+
+  /**
+   * The plan of slice {@code p}, its roots keyed by their positions in the whole batch: sampled one
+   * thread at a time (samplers are not reentrant), built in parallel.
+   */
+  private BatchGraph plan(Batch batch, int p, int perPass, long stream, NeighborSampler sampler) {
+    int b = batch.size();
+    int from = p * perPass;
+    int to = Math.min(b, from + perPass);
+    int blocks = batch.negativesPerEvent() + 2;
+    Batch part = batch.slice(from, to);
+    TemporalSample sample;
+    synchronized (planLock) {
+      sample = planner.sample(part, stream, sampler, keysInWholeBatch(b, blocks, from, to));
+    }
+    return planner.plan(part, sample);
+  }
+
+  /** Copies the scores of the slice starting at event {@code from} into the batch's arrays. */
+  private static void copy(
+      BatchScores s, int from, int b, int k, float[] positive, float[] negative) {
+    int n = s.positive().length;
+    System.arraycopy(s.positive(), 0, positive, from, n);
+    for (int j = 0; j < k; j++) {
+      System.arraycopy(s.negative(), j * n, negative, j * b + from, n);
+    }
+  }
+
+  /** Events per pass: the fixed size, or what fits the budget, split so every worker has work. */
+  private int sliceSize(int b, int negatives) {
+    if (eventsPerPass > 0) {
+      return Math.min(b, eventsPerPass);
+    }
+    long positionsPerEvent = (long) (2 + negatives) * positionsPerRoot;
+    int fit = (int) Math.max(1, Math.min(b, POSITIONS_PER_PASS / positionsPerEvent));
+    int passes = (b + fit - 1) / fit;
+    passes = Math.min(b, ((passes + workers - 1) / workers) * workers); // a multiple of workers
+    return (b + passes - 1) / passes;
+  }
+
+  /**
+   * The position in the whole batch ({@code B} events, {@code blocks} roots per event) of every
+   * root of {@link Batch#slice}{@code (from, to)}: root {@code j n + i} of the slice is root {@code
+   * j B + from + i} of the batch.
+   */
+  static int[] keysInWholeBatch(int b, int blocks, int from, int to) {
+    int n = to - from;
+    int[] keys = new int[blocks * n];
+    for (int j = 0; j < blocks; j++) {
+      for (int i = 0; i < n; i++) {
+        keys[j * n + i] = j * b + from + i;
+      }
+    }
+    return keys;
+  }
+
+  /** The same events with their true endpoints only: what the memory write reads. */
+  private static Batch endpoints(Batch batch) {
+    int r = 2 * batch.size();
+    return new Batch(
+        batch.index(),
+        batch.events(),
+        Arrays.copyOf(batch.roots(), r),
+        Arrays.copyOf(batch.rootTimes(), r));
+  }
+
+  /** Level-table positions per root: the root and its samples in every layer and snapshot. */
+  private static int positionsPerRoot(SamplingConfig sampling) {
+    long perSnapshot = 1;
+    long layer = 1;
+    for (int fanout : sampling.enabled() ? sampling.neighbors() : java.util.List.<Integer>of()) {
+      layer *= fanout;
+      perSnapshot += layer;
+    }
+    return (int) Math.min(Integer.MAX_VALUE, perSnapshot * sampling.history());
+  }
+
+  @Override
+  public void close() {
+    if (pool != null) {
+      pool.close();
+    }
+  }
+}

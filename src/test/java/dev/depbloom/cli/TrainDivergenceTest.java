@@ -1,0 +1,89 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.depbloom.data.DataFiles;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A diverging run stops with one error line naming the epoch and the round or batch, exit status 3,
+ * and the checkpoint of the last completed epoch kept. Divergence is forced with a learning rate of
+ * 1e10 on 300 events in batches of 300: epoch 1 is one optimizer step from the initial parameters
+ * and completes; epoch 2 starts from parameters about 1e10 in size.
+ */
+class TrainDivergenceTest {
+  @TempDir Path dir;
+
+  private record Outcome(int status, List<String> errorLines) {}
+
+  private Outcome train(String model, Path out) {
+    StringWriter err = new StringWriter();
+    var cl = Main.commandLine();
+    cl.setErr(new PrintWriter(err, true));
+    cl.setOut(new PrintWriter(new StringWriter(), true));
+    int status =
+        cl.execute(
+            "train",
+            "--data",
+            DataFiles.fixture("cuts/CollegeMsg-head300.txt").toString(),
+            "--model",
+            model,
+            "--epochs",
+            "3",
+            "--batch-size",
+            "300",
+            "--lr",
+            "1e10",
+            "--eval-negatives",
+            "2",
+            "--threads",
+            "1,1",
+            "--sampler-threads",
+            "1",
+            "--quiet",
+            "--out",
+            out.toString());
+    return new Outcome(status, err.toString().lines().toList());
+  }
+
+  @Test
+  void aNanTrainingLossStopsTheRunNamingEpochAndRoundAndKeepsTheLastCheckpoint() {
+    Path out = dir.resolve("jodie");
+    Outcome o = train("jodie", out);
+    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errorLines()));
+    assertEquals(1, o.errorLines().size(), "one line, no stack trace: " + o.errorLines());
+    String line = o.errorLines().get(0);
+    assertTrue(
+        line.matches(
+            "depbloom: error: epoch 2, round 0 \\(events 0-210\\): training loss is"
+                + " (NaN|Infinity|-Infinity); the last good checkpoint is"
+                + " checkpoints/epoch-1\\.pt"),
+        line);
+    assertTrue(Files.isRegularFile(out.resolve("checkpoints/epoch-1.pt")));
+    assertFalse(Files.exists(out.resolve("test.json")));
+  }
+
+  @Test
+  void aNanValidationScoreStopsTheRunNamingEpochAndValidationBatch() {
+    Path out = dir.resolve("tgn");
+    Outcome o = train("tgn", out);
+    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errorLines()));
+    assertEquals(1, o.errorLines().size(), "one line, no stack trace: " + o.errorLines());
+    String line = o.errorLines().get(0);
+    assertTrue(
+        line.matches(
+            "depbloom: error: epoch 2, validation batch 0 \\(events 210-255\\): (positive|negative)"
+                + " score \\d+ is (NaN|Infinity|-Infinity).*; the last good checkpoint is"
+                + " checkpoints/epoch-1\\.pt"),
+        line);
+    assertTrue(Files.isRegularFile(out.resolve("checkpoints/epoch-1.pt")));
+  }
+}

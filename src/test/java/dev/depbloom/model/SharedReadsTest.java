@@ -1,0 +1,68 @@
+package dev.depbloom.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.depbloom.TinyStreams;
+import dev.depbloom.batch.Batch;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.sampling.TemporalSample;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The reads of several plans of one memory, deduplicated across them. */
+class SharedReadsTest {
+  @Test
+  void eachNodeAndReadTimeIsOneRowAndEveryPlanFindsItsReadsThere() {
+    //  event:   0   1   2   3        two slices: events 0-1 and 2-3, one negative each
+    //  src:     0   1   0   2
+    //  dst:     1   2   1   0
+    //  time:    1   2   3   4
+    EventStream events =
+        TinyStreams.of(
+            4, new int[] {0, 1, 0, 2}, new int[] {1, 2, 1, 0}, new double[] {1, 2, 3, 4}, 0);
+    var config = ModelZoo.config("jodie", Map.of());
+    Batch whole = Batch.of(events, 0, 0, 4, new int[] {2, 2, 3, 1});
+    BatchGraph first =
+        BatchGraph.build(whole.slice(0, 2), TemporalSample.ofLayers(List.of()), config);
+    BatchGraph second =
+        BatchGraph.build(whole.slice(2, 4), TemporalSample.ofLayers(List.of()), config);
+    // first: roots 0@1 1@2 | 1@1 2@2 | 2@1 2@2 -> reads (0@1) (1@2) (1@1) (2@2) (2@1), the
+    // negative 2@2 sharing the destination's read; second: 0@3 2@4 | 1@3 0@4 | 3@3 1@4
+    SharedReads shared = SharedReads.of(List.of(first, second));
+    ReadPlan union = shared.reads();
+    assertArrayEquals(new int[] {0, 1, 1, 2, 2, 0, 2, 1, 0, 3, 1}, union.readNode());
+    assertArrayEquals(new double[] {1, 2, 1, 2, 1, 3, 4, 3, 4, 3, 4}, union.readTime());
+    assertArrayEquals(new int[] {0, 1, 2, 3, 4}, shared.rows(0));
+    assertArrayEquals(new int[] {5, 6, 7, 8, 9, 10}, shared.rows(1));
+    for (int plan = 0; plan < 2; plan++) {
+      ReadPlan own = List.of(first, second).get(plan).reads();
+      int[] rows = shared.rows(plan);
+      for (int u = 0; u < own.readCount(); u++) {
+        assertArrayEquals(
+            new double[] {own.readNode()[u], own.readTime()[u]},
+            new double[] {union.readNode()[rows[u]], union.readTime()[rows[u]]},
+            "plan " + plan + ", read " + u);
+      }
+    }
+  }
+
+  @Test
+  void aReadInTwoPlansIsOneRow() {
+    EventStream events =
+        TinyStreams.of(3, new int[] {0, 1}, new int[] {1, 2}, new double[] {1, 1}, 0);
+    var config = ModelZoo.config("jodie", Map.of());
+    // both slices read node 2 at time 1 (a destination, then a negative)
+    Batch whole = Batch.of(events, 0, 0, 2, new int[] {0, 2});
+    BatchGraph first =
+        BatchGraph.build(whole.slice(0, 1), TemporalSample.ofLayers(List.of()), config);
+    BatchGraph second =
+        BatchGraph.build(whole.slice(1, 2), TemporalSample.ofLayers(List.of()), config);
+    SharedReads shared = SharedReads.of(List.of(first, second));
+    // first: 0@1 1@1 0@1 -> reads (0@1) (1@1); second: 1@1 2@1 2@1 -> (1@1) (2@1)
+    assertArrayEquals(new int[] {0, 1, 2}, shared.reads().readNode());
+    assertArrayEquals(new int[] {0, 1}, shared.rows(0));
+    assertArrayEquals(new int[] {1, 2}, shared.rows(1));
+  }
+}

@@ -1,0 +1,89 @@
+package dev.depbloom.train;
+
+import dev.depbloom.batch.Batch;
+import dev.depbloom.data.EmbeddedDatasets;
+import dev.depbloom.data.EventLoader;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.Split;
+import dev.depbloom.data.ZeroFeatureMatrix;
+import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.tensor.TensorRuntime;
+import dev.depbloom.tensor.ThreadBudget;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Speed of the test pass's scoring: the first batches of the test events of a data set scored with
+ * {@code K} ranking negatives (untrained parameters: speed does not depend on their values), by
+ * {@link EventSliceScorer} with a given slicing and thread budget.
+ *
+ * <pre>
+ * mvn -q -B -DskipTests test-compile
+ * java -cp "target/classes:target/test-classes:target/lib/*" dev.depbloom.train.TestPassBenchmark \
+ *     MODEL DATA|wiki EDGE_DIM BATCHES EVENTS_PER_PASS(0: auto) INTRA,BLAS,WORKERS [K]
+ * </pre>
+ */
+public final class TestPassBenchmark {
+  private TestPassBenchmark() {}
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  public static void main(String[] args) {
+    String model = args[0];
+    EventStream events =
+        args[1].equals("wiki")
+            ? EmbeddedDatasets.wikipedia()
+            : EventLoader.load(Path.of(args[1]), LoadOptions.defaults());
+    int edgeDim = Integer.parseInt(args[2]);
+    if (edgeDim > 0 && events.edgeFeatures().dim() == 0) {
+      events = events.withEdgeFeatures(new ZeroFeatureMatrix(events.eventCount(), edgeDim));
+    }
+    int batches = Integer.parseInt(args[3]);
+    int perPass = Integer.parseInt(args[4]);
+    String[] t = args[5].split(",");
+    ThreadBudget budget =
+        new ThreadBudget(Integer.parseInt(t[0]), Integer.parseInt(t[1]), Integer.parseInt(t[2]));
+    int k = args.length > 6 ? Integer.parseInt(args[6]) : 49;
+    Map<String, String> o = Map.of("train.eval_negatives", String.valueOf(k));
+    if (model.equals("dysat") && events.edgeFeatures().dim() == 0) {
+      o = Map.of("train.eval_negatives", String.valueOf(k), "gnn.dim_time", "100");
+    }
+    TrainingRun run =
+        new TrainingRun(events, "bench", Split.of(events), ModelZoo.config(model, o), 0, budget, 2);
+    try (TrainingSession s = new TrainingSession(run);
+        EventSliceScorer scorer =
+            new EventSliceScorer(s.step(), s.planner(), run.config(), budget.workers())) {
+      scorer.eventsPerPass(perPass);
+      s.replica().model().eval();
+      TensorRuntime.applyThreads(budget);
+      TestNegatives negatives = new TestNegatives(run.events(), 0);
+      List<int[]> bounds = s.bounds(run.split().valEnd(), run.split().eventCount());
+      long t0 = 0;
+      long cpu0 = 0;
+      int events0 = 0;
+      for (int i = 0; i < Math.min(bounds.size(), batches + 2); i++) {
+        if (i == 2) {
+          t0 = System.nanoTime(); // two batches of warm-up
+          cpu0 = processCpuNanos();
+          events0 = 0;
+        }
+        int start = bounds.get(i)[0];
+        int end = bounds.get(i)[1];
+        Batch batch = negatives.batch(i, start, end, k, 1, 0, start);
+        scorer.score(batch, start, s.sampler(0), s.memory(), 0, true);
+        events0 += end - start;
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      double cpu = (processCpuNanos() - cpu0) / 1e9;
+      System.out.printf(
+          "%s %s per-pass %d threads %s: %d events in %.2f s (%.0f events/s), %.2f CPU s%n",
+          model, args[1], perPass, budget.spec(), events0, seconds, events0 / seconds, cpu);
+    }
+  }
+}
