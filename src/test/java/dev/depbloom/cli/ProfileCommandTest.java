@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class ProfileCommandTest {
@@ -44,6 +45,7 @@ class ProfileCommandTest {
   }
 
   @Test
+  @Tag("shared-data")
   void jsonEndsTheOutputWithTheMeasuresAndARecommendationForTheDevices() throws IOException {
     String data = DataFiles.shared("CollegeMsg.txt.gz").toString();
     int status = Main.run("profile", "--data", data, "--devices", "4", "--json");

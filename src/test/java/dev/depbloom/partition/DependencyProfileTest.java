@@ -13,6 +13,7 @@ import dev.depbloom.data.Split;
 import dev.depbloom.data.synthetic.ProgressListener;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 class DependencyProfileTest {
@@ -62,6 +63,7 @@ class DependencyProfileTest {
    * windows of 12,000 and 4 chains; 79% of the events are stale at batch 600, 88% at 2,400.
    */
   @Test
+  @Tag("shared-data")
   void wikipediaReproducesTheDesignFigures() {
     EventStream wiki =
         EventLoader.load(DataFiles.shared("wikipedia.csv.gz"), LoadOptions.defaults());
