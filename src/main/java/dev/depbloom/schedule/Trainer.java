@@ -53,6 +53,7 @@ public final class Trainer implements AutoCloseable {
   private final TrainingSession session;
   private final RoundRunner runner;
   private final List<TrainingListener> listeners = new ArrayList<>();
+  private int testEventsPerPass; // 0: EventSliceScorer's budget
 
   public Trainer(TrainingRun run) {
     this.run = run;
@@ -246,8 +247,6 @@ public final class Trainer implements AutoCloseable {
   void testEventsPerPass(int events) {
     this.testEventsPerPass = events;
   }
-
-  private int testEventsPerPass; // 0: EventSliceScorer's budget
 
   /**
    * Tests the parameters of checkpoint {@code epoch} under both protocols, against the same
