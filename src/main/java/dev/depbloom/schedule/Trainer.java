@@ -182,7 +182,7 @@ public final class Trainer implements AutoCloseable {
   }
 
   /** A round's training loss, or the run stops when it is NaN or infinite. */
-  private static double finite(double loss, int epoch, RoundPlan round) {
+  private double finite(double loss, int epoch, RoundPlan round) {
     if (Double.isFinite(loss)) {
       return loss;
     }
@@ -192,10 +192,20 @@ public final class Trainer implements AutoCloseable {
       first = Math.min(first, item.start());
       end = Math.max(end, item.events()[item.size() - 1] + 1);
     }
-    throw TrainingDivergedException.inEpoch(
-        epoch,
-        "round " + round.index() + " (" + TrainingDivergedException.events(first, end) + ")",
-        "training loss is " + loss);
+    throw stopped(
+        "train",
+        TrainingDivergedException.inEpoch(
+            epoch,
+            "round " + round.index() + " (" + TrainingDivergedException.events(first, end) + ")",
+            "training loss is " + loss));
+  }
+
+  /** Ends {@code phase} for the listeners (a progress bar ends its line) before the run stops. */
+  private TrainingDivergedException stopped(String phase, TrainingDivergedException e) {
+    for (TrainingListener l : listeners) {
+      l.phaseFinished(phase);
+    }
+    return e;
   }
 
   private double[] validate(int epoch) {
@@ -215,8 +225,10 @@ public final class Trainer implements AutoCloseable {
             aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
             aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
           } catch (IllegalArgumentException e) {
-            throw TrainingDivergedException.inEpoch(
-                epoch, "validation " + where(batch), e.getMessage());
+            throw stopped(
+                "val",
+                TrainingDivergedException.inEpoch(
+                    epoch, "validation " + where(batch), e.getMessage()));
           }
         });
     return new double[] {mean(aps), mean(aucs)};
@@ -339,17 +351,19 @@ public final class Trainer implements AutoCloseable {
           try {
             scores.add(batch, s);
           } catch (IllegalArgumentException e) {
-            throw new TrainingDivergedException(
-                "test ("
-                    + protocol
-                    + " protocol), "
-                    + where(batch)
-                    + ": "
-                    + e.getMessage()
-                    + "; the tested checkpoint is checkpoints/epoch-"
-                    + epoch
-                    + ".pt",
-                e);
+            throw stopped(
+                phase,
+                new TrainingDivergedException(
+                    "test ("
+                        + protocol
+                        + " protocol), "
+                        + where(batch)
+                        + ": "
+                        + e.getMessage()
+                        + "; the tested checkpoint is checkpoints/epoch-"
+                        + epoch
+                        + ".pt",
+                    e));
           }
         });
     return scores;
