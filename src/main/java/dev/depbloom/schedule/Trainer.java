@@ -57,6 +57,7 @@ public final class Trainer implements AutoCloseable {
   private final RoundRunner runner;
   private final Collective collective;
   private final List<TrainingListener> listeners = new ArrayList<>();
+  private int testEventsPerPass; // 0: EventSliceScorer's budget
 
   public Trainer(TrainingRun run) {
     this(run, new InProcessCollective());
@@ -300,7 +301,7 @@ public final class Trainer implements AutoCloseable {
   }
 
   /** A round's training loss, or the run stops when it is NaN or infinite. */
-  private static double finite(double loss, int epoch, RoundPlan round) {
+  private double finite(double loss, int epoch, RoundPlan round) {
     if (Double.isFinite(loss)) {
       return loss;
     }
@@ -310,10 +311,20 @@ public final class Trainer implements AutoCloseable {
       first = Math.min(first, item.start());
       end = Math.max(end, item.events()[item.size() - 1] + 1);
     }
-    throw TrainingDivergedException.inEpoch(
-        epoch,
-        "round " + round.index() + " (" + TrainingDivergedException.events(first, end) + ")",
-        "training loss is " + loss);
+    throw stopped(
+        "train",
+        TrainingDivergedException.inEpoch(
+            epoch,
+            "round " + round.index() + " (" + TrainingDivergedException.events(first, end) + ")",
+            "training loss is " + loss));
+  }
+
+  /** Ends {@code phase} for the listeners (a progress bar ends its line) before the run stops. */
+  private TrainingDivergedException stopped(String phase, TrainingDivergedException e) {
+    for (TrainingListener l : listeners) {
+      l.phaseFinished(phase);
+    }
+    return e;
   }
 
   private double[] validate(int epoch) {
@@ -333,8 +344,10 @@ public final class Trainer implements AutoCloseable {
             aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
             aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
           } catch (IllegalArgumentException e) {
-            throw TrainingDivergedException.inEpoch(
-                epoch, "validation " + where(batch), e.getMessage());
+            throw stopped(
+                "val",
+                TrainingDivergedException.inEpoch(
+                    epoch, "validation " + where(batch), e.getMessage()));
           }
         });
     return new double[] {mean(aps), mean(aucs)};
@@ -365,8 +378,6 @@ public final class Trainer implements AutoCloseable {
   void testEventsPerPass(int events) {
     this.testEventsPerPass = events;
   }
-
-  private int testEventsPerPass; // 0: EventSliceScorer's budget
 
   /**
    * Tests the parameters of checkpoint {@code epoch} under both protocols, against the same
@@ -459,17 +470,19 @@ public final class Trainer implements AutoCloseable {
           try {
             scores.add(batch, s);
           } catch (IllegalArgumentException e) {
-            throw new TrainingDivergedException(
-                "test ("
-                    + protocol
-                    + " protocol), "
-                    + where(batch)
-                    + ": "
-                    + e.getMessage()
-                    + "; the tested checkpoint is checkpoints/epoch-"
-                    + epoch
-                    + ".pt",
-                e);
+            throw stopped(
+                phase,
+                new TrainingDivergedException(
+                    "test ("
+                        + protocol
+                        + " protocol), "
+                        + where(batch)
+                        + ": "
+                        + e.getMessage()
+                        + "; the tested checkpoint is checkpoints/epoch-"
+                        + epoch
+                        + ".pt",
+                    e));
           }
         });
     return scores;
