@@ -124,4 +124,18 @@ public final class TinyStreams {
     }
     return of(nodes, src, dst, time, edgeDim);
   }
+
+  /** Writes a stream as a header CSV {@code src,dst,time} (integer times) to {@code file}. */
+  public static java.nio.file.Path writeCsv(EventStream s, java.nio.file.Path file) {
+    StringBuilder csv = new StringBuilder("src,dst,time\n");
+    for (int i = 0; i < s.eventCount(); i++) {
+      csv.append(s.sources()[i]).append(',').append(s.destinations()[i]).append(',');
+      csv.append((long) s.times()[i]).append('\n');
+    }
+    try {
+      return java.nio.file.Files.writeString(file, csv);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 }

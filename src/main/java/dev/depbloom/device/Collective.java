@@ -71,14 +71,6 @@ public interface Collective extends AutoCloseable {
    */
   default void finish() {}
 
-  /**
-   * Whether this process runs logical device {@code device} under the default placement {@code
-   * device mod worldSize()}; {@code RoundRunner} asks the schedule instead.
-   */
-  default boolean runs(int device) {
-    return device % worldSize() == rank();
-  }
-
   /** This process's rank among {@link #worldSize()} processes. */
   default int rank() {
     return 0;

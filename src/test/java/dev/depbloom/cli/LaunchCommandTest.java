@@ -38,12 +38,7 @@ class LaunchCommandTest {
   @BeforeEach
   void writeData() throws IOException {
     EventStream s = TinyStreams.random(120, 3000, 0, 13);
-    StringBuilder csv = new StringBuilder("src,dst,time\n");
-    for (int i = 0; i < s.eventCount(); i++) {
-      csv.append(s.sources()[i]).append(',').append(s.destinations()[i]).append(',');
-      csv.append((long) s.times()[i]).append('\n');
-    }
-    data = Files.writeString(dir.resolve("events.csv"), csv);
+    data = TinyStreams.writeCsv(s, dir.resolve("events.csv"));
   }
 
   private List<String> train(Path out, int epochs, String schedule) {

@@ -22,12 +22,7 @@ class SchedulesBenchCommandTest {
   @Test
   void everyRowHasTheReportedFieldsAndTheFilesAreWritten() throws Exception {
     EventStream s = TinyStreams.random(60, 1500, 0, 3);
-    StringBuilder csv = new StringBuilder("src,dst,time\n");
-    for (int i = 0; i < s.eventCount(); i++) {
-      csv.append(s.sources()[i]).append(',').append(s.destinations()[i]).append(',');
-      csv.append((long) s.times()[i]).append('\n');
-    }
-    Path data = Files.writeString(dir.resolve("events.csv"), csv);
+    Path data = TinyStreams.writeCsv(s, dir.resolve("events.csv"));
     Path out = dir.resolve("bench");
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();

@@ -34,16 +34,7 @@ class TrainResumeTest {
   @BeforeEach
   void writeData() throws IOException {
     EventStream s = TinyStreams.random(150, 4000, 0, 11);
-    StringBuilder csv = new StringBuilder("src,dst,time\n");
-    for (int i = 0; i < s.eventCount(); i++) {
-      csv.append(s.sources()[i])
-          .append(',')
-          .append(s.destinations()[i])
-          .append(',')
-          .append((long) s.times()[i])
-          .append('\n');
-    }
-    data = Files.writeString(dir.resolve("events.csv"), csv);
+    data = TinyStreams.writeCsv(s, dir.resolve("events.csv"));
   }
 
   private List<String> args(Path out, int epochs) {

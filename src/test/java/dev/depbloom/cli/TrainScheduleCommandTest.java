@@ -29,12 +29,7 @@ class TrainScheduleCommandTest {
   @BeforeEach
   void writeData() throws IOException {
     EventStream s = TinyStreams.random(80, 2500, 0, 5);
-    StringBuilder csv = new StringBuilder("src,dst,time\n");
-    for (int i = 0; i < s.eventCount(); i++) {
-      csv.append(s.sources()[i]).append(',').append(s.destinations()[i]).append(',');
-      csv.append((long) s.times()[i]).append('\n');
-    }
-    data = Files.writeString(dir.resolve("events.csv"), csv);
+    data = TinyStreams.writeCsv(s, dir.resolve("events.csv"));
   }
 
   private static String run(List<String> args) {
