@@ -13,6 +13,7 @@ import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -37,7 +38,36 @@ public final class ScheduleComparison {
    * @param out folder of the rows' run folders
    */
   public record Settings(
-      int devices, int epochs, DeviceProjection.Link link, int checkDevices, Path out) {}
+      int devices,
+      int epochs,
+      DeviceProjection.Link link,
+      int checkDevices,
+      Path out,
+      Set<RowGroup> groups) {}
+
+  /**
+   * The groups of rows a comparison can run; {@code sequential} always runs, since its final
+   * validation AP sets the target.
+   */
+  public enum RowGroup {
+    /** {@code disttgl} at every (i, k) split of G. */
+    DISTTGL,
+    /** {@code depbloom} with the profile's choice. */
+    DEPBLOOM,
+    /** {@code depbloom}'s ablations: partitioning only, refinement only, no critical path. */
+    ABLATIONS;
+
+    /** The group of a name as the command line spells it. */
+    public static RowGroup of(String name) {
+      for (RowGroup g : values()) {
+        if (g.name().equalsIgnoreCase(name.trim())) {
+          return g;
+        }
+      }
+      throw new IllegalArgumentException(
+          "unknown row group '" + name + "' (disttgl, depbloom, ablations)");
+    }
+  }
 
   /** Validation after an epoch: cumulative training seconds, measured and projected. */
   public record EpochPoint(int epoch, double trainSeconds, double projectedSeconds, double valAp) {}
@@ -107,11 +137,11 @@ public final class ScheduleComparison {
   private ScheduleComparison() {}
 
   /** The rows of a comparison at G devices. */
-  static List<Candidate> candidates(int devices, int workers) {
+  static List<Candidate> candidates(int devices, int workers, Set<RowGroup> groups) {
     List<Candidate> c = new ArrayList<>();
     c.add(new Candidate("sequential", ScheduleConfig.SEQUENTIAL, workers));
     for (int k = 1; k <= devices; k++) {
-      if (devices % k == 0) {
+      if (groups.contains(RowGroup.DISTTGL) && devices % k == 0) {
         c.add(
             new Candidate(
                 "disttgl i=" + devices / k + " k=" + k,
@@ -119,7 +149,12 @@ public final class ScheduleComparison {
                 workers));
       }
     }
-    c.add(new Candidate("depbloom", profiled(devices, true, true), workers));
+    if (groups.contains(RowGroup.DEPBLOOM)) {
+      c.add(new Candidate("depbloom", profiled(devices, true, true), workers));
+    }
+    if (!groups.contains(RowGroup.ABLATIONS)) {
+      return c;
+    }
     c.add(
         new Candidate(
             "depbloom partitioning only",
@@ -144,7 +179,7 @@ public final class ScheduleComparison {
   public static Result run(TrainingRun base, Settings s, Consumer<Row> progress) {
     int workers = base.threads().workers();
     List<Row> rows = new ArrayList<>();
-    for (Candidate c : candidates(s.devices(), workers)) {
+    for (Candidate c : candidates(s.devices(), workers, s.groups())) {
       Row r = row(base, s, c);
       rows.add(r);
       progress.accept(r);

@@ -19,7 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -81,6 +83,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
   Integer workers;
 
   @Option(
+      names = "--rows",
+      paramLabel = "GROUPS",
+      split = ",",
+      defaultValue = "disttgl,depbloom,ablations",
+      description =
+          "Row groups to run besides sequential (which sets the target): disttgl (every (i, k)"
+              + " split), depbloom, ablations (default: all three).")
+  List<String> rowGroups;
+
+  @Option(
       names = "--check-devices",
       paramLabel = "G",
       defaultValue = "2",
@@ -126,6 +138,14 @@ final class SchedulesBenchCommand implements Callable<Integer> {
           "--devices and --epochs must be at least 1, --check-devices at least 0, the link"
               + " latency at least 0 and its bandwidth positive");
     }
+    EnumSet<ScheduleComparison.RowGroup> groups = EnumSet.noneOf(ScheduleComparison.RowGroup.class);
+    for (String g : rowGroups) {
+      try {
+        groups.add(ScheduleComparison.RowGroup.of(g));
+      } catch (IllegalArgumentException e) {
+        throw new InputException("--rows: " + e.getMessage());
+      }
+    }
     PrintWriter err = spec.commandLine().getErr();
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
     Map<String, String> o = new LinkedHashMap<>();
@@ -156,7 +176,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         ScheduleComparison.run(
             base,
             new ScheduleComparison.Settings(
-                devices, epochs, link, checkDevices, dir.resolve("runs")),
+                devices, epochs, link, checkDevices, dir.resolve("runs"), groups),
             row -> {
               err.printf(
                   Locale.ROOT,
@@ -175,6 +195,8 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     summary.put("model", config.name());
     summary.put("devices", devices);
     summary.put("epochs", epochs);
+    summary.put("workers", w);
+    summary.put("rowGroups", groups);
     summary.put("linkLatencySeconds", link.latencySeconds());
     summary.put("linkBytesPerSecond", link.bytesPerSecond());
     summary.put("targetValAp", r.targetValAp());

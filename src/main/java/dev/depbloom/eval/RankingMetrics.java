@@ -47,6 +47,28 @@ public final class RankingMetrics {
     return ap;
   }
 
+  /**
+   * TGL's loss on predicted probabilities: the mean of {@code -ln p} over the positives plus the
+   * mean of {@code -ln (1 - q)} over the negatives, each logarithm clamped at -100 as torch's
+   * {@code BCELoss} clamps it (a float probability of exactly 0 or 1 stays finite).
+   */
+  public static double binaryCrossEntropy(float[] positive, float[] negative) {
+    requireFinite(positive, negative);
+    return meanNegLog(positive, false) + meanNegLog(negative, true);
+  }
+
+  private static double meanNegLog(float[] p, boolean complement) {
+    if (p.length == 0) {
+      return 0;
+    }
+    double sum = 0;
+    for (float v : p) {
+      double x = complement ? 1.0 - v : v;
+      sum -= Math.max(Math.log(x), -100.0);
+    }
+    return sum / p.length;
+  }
+
   /** ROC-AUC: P(positive score > negative score) + P(tie) / 2, by ranks in O(n log n). */
   public static double rocAuc(float[] positive, float[] negative) {
     requireFinite(positive, negative);

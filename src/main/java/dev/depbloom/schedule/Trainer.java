@@ -214,6 +214,7 @@ public final class Trainer implements AutoCloseable {
         trainSeconds,
         apAuc[0],
         apAuc[1],
+        apAuc[2],
         valSeconds,
         stages,
         perDevice,
@@ -331,6 +332,7 @@ public final class Trainer implements AutoCloseable {
     int view = runner.schedule().validationView();
     List<Double> aps = new ArrayList<>();
     List<Double> aucs = new ArrayList<>();
+    List<Double> losses = new ArrayList<>();
     walk(
         "val",
         epoch,
@@ -343,6 +345,7 @@ public final class Trainer implements AutoCloseable {
           try {
             aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
             aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
+            losses.add(RankingMetrics.binaryCrossEntropy(s.positive(), s.firstNegative()));
           } catch (IllegalArgumentException e) {
             throw stopped(
                 "val",
@@ -350,7 +353,7 @@ public final class Trainer implements AutoCloseable {
                     epoch, "validation " + where(batch), e.getMessage()));
           }
         });
-    return new double[] {mean(aps), mean(aucs)};
+    return new double[] {mean(aps), mean(aucs), mean(losses)};
   }
 
   /** Scores a batch in one pass and writes its memory. */

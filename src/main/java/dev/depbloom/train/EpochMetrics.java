@@ -4,11 +4,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one epoch measured: training loss and throughput, validation AP/AUC (mean over batches,
- * TGL's way), seconds per stage of the training pass (the coordinating thread's), the same per
- * logical device, and the checksum of the parameters after the epoch.
+ * What one epoch measured: training loss and throughput, validation AP/AUC and loss (mean over
+ * batches, TGL's way), seconds per stage of the training pass (the coordinating thread's), the same
+ * per logical device, and the checksum of the parameters after the epoch.
  *
  * @param trainLoss mean of the rounds' losses, each the mean loss over its events
+ * @param valLoss TGL's loss on the validation events and their first negatives, mean over batches
+ *     (NaN when read from a run written before it was recorded)
  * @param trainEvents events trained on, counting an event once per memory group that trained on it
  * @param deviceStageSeconds per logical device, seconds per stage key (empty when not recorded)
  * @param parameterChecksum CRC32C of the parameters' bits ({@link Replica#checksum()}), or null
@@ -22,6 +24,7 @@ public record EpochMetrics(
     double trainSeconds,
     double valAp,
     double valAuc,
+    double valLoss,
     double valSeconds,
     Map<String, Double> stageSeconds,
     List<Map<String, Double>> deviceStageSeconds,
@@ -36,6 +39,7 @@ public record EpochMetrics(
       double trainSeconds,
       double valAp,
       double valAuc,
+      double valLoss,
       double valSeconds,
       Map<String, Double> stageSeconds,
       List<Map<String, Double>> deviceStageSeconds,
@@ -47,6 +51,7 @@ public record EpochMetrics(
         trainSeconds,
         valAp,
         valAuc,
+        valLoss,
         valSeconds,
         stageSeconds,
         deviceStageSeconds,

@@ -23,6 +23,7 @@ final class MetricsLine {
     m.put("trainEventsPerSecond", e.trainEventsPerSecond());
     m.put("valAp", e.valAp());
     m.put("valAuc", e.valAuc());
+    m.put("valLoss", e.valLoss());
     m.put("valSeconds", e.valSeconds());
     m.putAll(e.stageSeconds());
     m.put("devices", e.deviceStageSeconds());
@@ -77,6 +78,7 @@ final class MetricsLine {
         n.get("trainSeconds").asDouble(),
         n.get("valAp").asDouble(),
         n.get("valAuc").asDouble(),
+        n.path("valLoss").asDouble(Double.NaN), // absent in runs written before it existed
         n.get("valSeconds").asDouble(),
         stages,
         devices,

@@ -55,4 +55,38 @@ class ScheduleComparisonTest {
     assertNull(rows.get(4).timeToTargetSeconds());
     assertNull(rows.get(4).speedupOverDisttgl());
   }
+
+  @Test
+  void rowGroupsSelectTheRowsAndSequentialAlwaysRuns() {
+    java.util.function.Function<java.util.Set<ScheduleComparison.RowGroup>, List<String>> labels =
+        g ->
+            ScheduleComparison.candidates(4, 2, g).stream()
+                .map(ScheduleComparison.Candidate::label)
+                .toList();
+    assertEquals(
+        List.of(
+            "sequential",
+            "disttgl i=4 k=1",
+            "disttgl i=2 k=2",
+            "disttgl i=1 k=4",
+            "depbloom",
+            "depbloom partitioning only",
+            "depbloom refinement only",
+            "depbloom no critical path"),
+        labels.apply(java.util.EnumSet.allOf(ScheduleComparison.RowGroup.class)));
+    assertEquals(
+        List.of("sequential", "depbloom"),
+        labels.apply(java.util.EnumSet.of(ScheduleComparison.RowGroup.DEPBLOOM)));
+    assertEquals(
+        List.of("sequential", "disttgl i=4 k=1", "disttgl i=2 k=2", "disttgl i=1 k=4"),
+        labels.apply(java.util.EnumSet.of(ScheduleComparison.RowGroup.DISTTGL)));
+  }
+
+  @Test
+  void anUnknownRowGroupIsNamed() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> ScheduleComparison.RowGroup.of("dist"));
+    org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("'dist'"));
+  }
 }

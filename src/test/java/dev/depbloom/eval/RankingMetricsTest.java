@@ -20,6 +20,21 @@ class RankingMetricsTest {
   private static final Duration PROMPTLY = Duration.ofSeconds(5);
 
   @Test
+  void binaryCrossEntropyIsTglsLossOnProbabilitiesWithTorchsClamp() {
+    // mean(-ln p) over positives + mean(-ln(1 - q)) over negatives, by hand:
+    // (-ln 0.9 - ln 0.6) / 2 + (-ln 0.8 - ln 0.5) / 2 = 0.766238435648986
+    assertEquals(
+        0.766238435648986,
+        RankingMetrics.binaryCrossEntropy(new float[] {0.9f, 0.6f}, new float[] {0.2f, 0.5f}),
+        1e-7);
+    // a probability of exactly 0 for a positive (or 1 for a negative) costs 100, not infinity
+    assertEquals(
+        100.0, RankingMetrics.binaryCrossEntropy(new float[] {0f}, new float[] {0f}), 1e-9);
+    assertEquals(
+        50.0, RankingMetrics.binaryCrossEntropy(new float[] {1f}, new float[] {1f, 0f}), 1e-9);
+  }
+
+  @Test
   void averagePrecisionAndAucMatchScikitLearnOnHandPickedScores() {
     assertApAuc(
         0.9166666666666665,

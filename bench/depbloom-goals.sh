@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Every measurement behind issue 8's goals, in one go, on a quiet machine (2 cores):
+#   1. G = 2 on 2 workers, measured: sequential, disttgl (i=2 k=1, i=1 k=2) and depbloom, TGN on
+#      Wikipedia -- the "measured, at least 1.3x over disttgl at G = 2" goal.
+#   2. G = 8, two queues side by side, each process on one worker (one core each):
+#      queue A: TGN on Wikipedia, every row (disttgl splits, depbloom, ablations); JODIE on
+#               Wikipedia (sequential, disttgl, depbloom); bench/depbloom-figures.sh (Fig. 15, 17a).
+#      queue B: TGN on email-Eu (sequential, disttgl, depbloom); APAN on Wikipedia (same rows).
+# All with 3 epochs, seed 0, one test negative. Each bench writes comparison.{json,md,png} under
+# $OUT (default runs/depbloom-goals). Freeze a jar first and pass it as DEPBLOOM="java -jar ..."
+# so that no rebuild happens mid-run. About 75 minutes.
+# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|queueA|queueB|all]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what=${1:-all}
+out=${OUT:-runs/depbloom-goals}
+mkdir -p "$out"
+J=${DEPBLOOM:-./depbloom}
+wiki=(--edge-feature-dim 172)
+email=(--data ../shared/data/email-Eu-core-temporal.txt.gz)
+bench() { # name, then bench options
+  local name=$1; shift
+  rm -rf "$out/$name"
+  $J bench schedules --epochs 3 --seed 0 --out "$out/$name" --json "$@" \
+    > "$out/$name.log" 2> "$out/$name.err"
+}
+queueA() {
+  bench wiki-tgn-g8 "${wiki[@]}" --model tgn --devices 8 --workers 1 --check-devices 0
+  bench wiki-jodie-g8 "${wiki[@]}" --model jodie --devices 8 --workers 1 --check-devices 0 \
+    --rows disttgl,depbloom
+  OUT="$out/figures" WORKERS=1 DEPBLOOM="$J" bench/depbloom-figures.sh all > "$out/figures.md"
+}
+queueB() {
+  bench email-tgn-g8 "${email[@]}" --model tgn --devices 8 --workers 1 --check-devices 0 \
+    --rows disttgl,depbloom
+  bench wiki-apan-g8 "${wiki[@]}" --model apan --devices 8 --workers 1 --check-devices 0 \
+    --rows disttgl,depbloom
+}
+case "$what" in
+  g2) bench wiki-tgn-g2 "${wiki[@]}" --model tgn --devices 2 --workers 2 --check-devices 0 \
+        --rows disttgl,depbloom ;;
+  queueA) queueA ;;
+  queueB) queueB ;;
+  all)
+    bench wiki-tgn-g2 "${wiki[@]}" --model tgn --devices 2 --workers 2 --check-devices 0 \
+      --rows disttgl,depbloom
+    queueA & a=$!
+    queueB & b=$!
+    wait $a; wait $b ;;
+  *) echo "unknown part $what (g2, queueA, queueB, all)" >&2; exit 2 ;;
+esac
