@@ -52,7 +52,10 @@ public final class ScheduleComparison {
   public enum RowGroup {
     /** {@code disttgl} at every (i, k) split of G. */
     DISTTGL,
-    /** {@code depbloom} with the profile's choice. */
+    /**
+     * {@code depbloom} with the profile's choice, alone and in M = 2, 4, ... &lt; G memory groups
+     * (the profile choosing inside each group of G / M devices).
+     */
     DEPBLOOM,
     /** {@code depbloom}'s ablations: partitioning only, refinement only, no critical path. */
     ABLATIONS;
@@ -151,6 +154,17 @@ public final class ScheduleComparison {
     }
     if (groups.contains(RowGroup.DEPBLOOM)) {
       c.add(new Candidate("depbloom", profiled(devices, true, true), workers));
+      // memory groups (one per machine), as DistTGL's k: every event trained M times per epoch
+      for (int m = 2; m <= devices / 2; m *= 2) {
+        if (devices % m == 0) {
+          c.add(
+              new Candidate(
+                  "depbloom M=" + m,
+                  new ScheduleConfig(
+                      ScheduleConfig.Kind.DEPBLOOM, devices, 1, m, true, 0, null, 0, 0, true, true),
+                  workers));
+        }
+      }
     }
     if (!groups.contains(RowGroup.ABLATIONS)) {
       return c;

@@ -119,10 +119,13 @@ final class RunSetup {
         Schedules.resolve(config.schedule(), events, split, config.train().batchSize());
     ScheduleConfig s = r.config();
     err.printf(
-        "depbloom: note: schedule depbloom on %d devices: window %,d, %s partitioner, %d chains x"
-            + " %d micro-batches%s (kept in config.yml; set schedule.window, .partitioner, .chains"
-            + " or .micro_batches to choose)%n",
+        "depbloom: note: schedule depbloom on %d devices%s: window %,d, %s partitioner, %d chains"
+            + " x %d micro-batches%s (kept in config.yml; set schedule.window, .partitioner,"
+            + " .chains or .micro_batches to choose)%n",
         s.devices(),
+        s.memoryParallelism() > 1
+            ? " (" + s.memoryParallelism() + " memory groups of " + s.devicesPerGroup() + ")"
+            : "",
         s.window(),
         s.partitioner(),
         s.chains(),

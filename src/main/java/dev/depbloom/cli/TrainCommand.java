@@ -118,7 +118,8 @@ final class TrainCommand implements Callable<Integer> {
               + " schedule.memory_parallelism) or depbloom (temporal windows cut into sub-chains,"
               + " micro-batches with memory refinement, hot rows first; schedule.window,"
               + " .partitioner, .chains, .micro_batches, .refine, .critical_path; unset ones come"
-              + " from the dependency profile). The learning rate is scaled by the devices unless"
+              + " from the dependency profile; .memory_parallelism M runs it in M memory groups, one"
+              + " per machine, as DistTGL's groups). The learning rate is scaled by the devices unless"
               + " schedule.scale_lr=false.")
   String schedule;
 

@@ -24,7 +24,7 @@ public final class MemoryStore implements AutoCloseable {
   private final List<NodeMemory> views;
   private final int[][] versions; // [view][node]
   private final int[][] pending; // [view][node] announced, uncommitted writes
-  private final java.util.BitSet dirty = new java.util.BitSet(); // rows written since the merge
+  private final java.util.BitSet[] dirty; // [view] rows written since the view's last merge
   private final long timeoutNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition committed = lock.newCondition();
@@ -44,6 +44,8 @@ public final class MemoryStore implements AutoCloseable {
     }
     this.versions = new int[viewCount][nodeCount];
     this.pending = new int[viewCount][nodeCount];
+    this.dirty = new java.util.BitSet[viewCount];
+    java.util.Arrays.setAll(dirty, v -> new java.util.BitSet());
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
   }
 
@@ -98,12 +100,12 @@ public final class MemoryStore implements AutoCloseable {
       for (int v : p.write().memoryNodes()) {
         pending[p.view()][v]--;
         versions[p.view()][v]++;
-        dirty.set(v);
+        dirty[p.view()].set(v);
       }
       for (int v : p.write().mailNodes()) {
         pending[p.view()][v]--;
         versions[p.view()][v]++;
-        dirty.set(v);
+        dirty[p.view()].set(v);
       }
       committed.signalAll();
     } finally {
@@ -155,33 +157,49 @@ public final class MemoryStore implements AutoCloseable {
     }
   }
 
-  /**
-   * DepBloom's window-end merge: per node, the view whose memory of it is latest (its memory time;
-   * ties to the lowest view) gives every view the memory row, and the view whose latest mail is
-   * latest gives every view the mailbox ring. Refuses while any write is pending.
-   */
+  /** {@link #mergeLatest(List)} over every view. */
   public void mergeLatest() {
+    List<Integer> all = new ArrayList<>();
+    for (int v = 0; v < views.size(); v++) {
+      all.add(v);
+    }
+    mergeLatest(all);
+  }
+
+  /**
+   * DepBloom's window-end merge of the views {@code group} (a memory group's sub-chains): per node,
+   * the view of the group whose memory of it is latest (its memory time; ties to the first listed)
+   * gives every view of the group the memory row, and the view whose latest mail is latest gives
+   * them the mailbox ring. Other views are untouched. Refuses while a write to the group is
+   * pending.
+   */
+  public void mergeLatest(List<Integer> group) {
     lock.lock();
     try {
-      int p = views.size();
+      int p = group.size();
       if (p == 1) {
+        dirty[group.get(0)].clear();
         return;
       }
-      for (int v = 0; v < p; v++) {
+      java.util.BitSet written = new java.util.BitSet();
+      for (int v : group) {
         requireNothingPending(v, "merged");
+        written.or(dirty[v]);
       }
-      // Rows nobody wrote since the last merge are equal in every view (reset views stay listed:
-      // merging rows that are equal is harmless).
-      int[] rows = dirty.stream().toArray();
+      // Rows no view of the group wrote since its last merge are equal in all of them (views reset
+      // together stay equal: merging rows that are equal is harmless).
+      int[] rows = written.stream().toArray();
       int[] memoryFrom = new int[rows.length];
       int[] mailFrom = new int[rows.length];
       for (int i = 0; i < rows.length; i++) {
         int node = rows[i];
         for (int v = 1; v < p; v++) {
-          if (views.get(v).lastUpdate(node) > views.get(memoryFrom[i]).lastUpdate(node)) {
+          NodeMemory candidate = views.get(group.get(v));
+          if (candidate.lastUpdate(node) > views.get(group.get(memoryFrom[i])).lastUpdate(node)) {
             memoryFrom[i] = v;
           }
-          if (views.get(v).latestMailTime(node) > views.get(mailFrom[i]).latestMailTime(node)) {
+          if (candidate.latestMailTime(node)
+              > views.get(group.get(mailFrom[i])).latestMailTime(node)) {
             mailFrom[i] = v;
           }
         }
@@ -189,20 +207,24 @@ public final class MemoryStore implements AutoCloseable {
       for (int to = 0; to < p; to++) {
         for (int from = 0; from < p; from++) {
           if (from != to) {
+            NodeMemory source = views.get(group.get(from));
+            NodeMemory target = views.get(group.get(to));
             int[] memoryRows = rowsFrom(rows, memoryFrom, from);
-            views.get(to).copyMemoryRows(views.get(from), memoryRows, memoryRows);
+            target.copyMemoryRows(source, memoryRows, memoryRows);
             int[] mailRows = rowsFrom(rows, mailFrom, from);
-            views.get(to).copyMailRows(views.get(from), mailRows, mailRows);
+            target.copyMailRows(source, mailRows, mailRows);
             for (int node : memoryRows) {
-              versions[to][node]++;
+              versions[group.get(to)][node]++;
             }
             for (int node : mailRows) {
-              versions[to][node]++;
+              versions[group.get(to)][node]++;
             }
           }
         }
       }
-      dirty.clear();
+      for (int v : group) {
+        dirty[v].clear();
+      }
     } finally {
       lock.unlock();
     }
@@ -221,7 +243,7 @@ public final class MemoryStore implements AutoCloseable {
       views.get(rows.view()).copyRows(from, positions, rows.nodes());
       for (int node : rows.nodes()) {
         versions[rows.view()][node]++;
-        dirty.set(node); // the views may differ there until the merge
+        dirty[rows.view()].set(node); // the views may differ there until the merge
       }
     } finally {
       lock.unlock();

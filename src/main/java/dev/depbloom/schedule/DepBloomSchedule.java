@@ -50,6 +50,7 @@ public final class DepBloomSchedule implements Schedule {
   private final boolean refine;
   private final boolean criticalPath;
   private final List<RoundPlan> rounds;
+  private final List<Integer> windowStarts = new ArrayList<>();
 
   public DepBloomSchedule(
       EventStream events,
@@ -89,6 +90,7 @@ public final class DepBloomSchedule implements Schedule {
       for (int[] c : chainEvents) {
         windowRounds = Math.max(windowRounds, (c.length + large - 1) / large);
       }
+      windowStarts.add(out.size());
       for (int r = 0; r < windowRounds; r++) {
         List<ItemPlan> items = new ArrayList<>();
         for (int p = 0; p < chains; p++) {
@@ -102,7 +104,12 @@ public final class DepBloomSchedule implements Schedule {
           }
         }
         boolean windowEnd = r == windowRounds - 1 && chains > 1;
-        out.add(new RoundPlan(out.size(), items, out.isEmpty() ? allViews : List.of(), windowEnd));
+        out.add(
+            new RoundPlan(
+                out.size(),
+                items,
+                out.isEmpty() ? allViews : List.of(),
+                windowEnd ? List.of(allViews) : List.of()));
       }
     }
     return out;
@@ -142,6 +149,12 @@ public final class DepBloomSchedule implements Schedule {
   @Override
   public List<RoundPlan> plan(int epoch) {
     return rounds;
+  }
+
+  /** The first round of every temporal window: where the views hold merged memory. */
+  @Override
+  public List<Integer> walkStarts(int epoch) {
+    return List.copyOf(windowStarts);
   }
 
   @Override

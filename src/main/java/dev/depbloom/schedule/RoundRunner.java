@@ -292,7 +292,9 @@ public final class RoundRunner implements AutoCloseable {
           round,
           () -> {
             commit.drain();
-            session.memory().mergeLatest();
+            for (List<Integer> group : round.merges()) {
+              session.memory().mergeLatest(group);
+            }
             return null;
           });
     }
@@ -312,13 +314,19 @@ public final class RoundRunner implements AutoCloseable {
   }
 
   /**
-   * Sends the final rows this process wrote to its views since the last merge and overwrites the
-   * other processes' views with theirs, so that every process merges the same views.
+   * Sends the final rows this process wrote to the views merging after this round since their last
+   * merge, and overwrites the other processes' copies of those views with theirs, so that every
+   * process merges the same views. Views of memory groups that do not merge now wait for theirs.
    */
   private void exchangeWrittenRows(RoundPlan round) {
     List<ViewRows> mine = new ArrayList<>();
+    java.util.Set<Integer> merging = new java.util.TreeSet<>();
+    round.merges().forEach(merging::addAll);
     try (StepScope scope = new StepScope()) {
       for (var e : new java.util.TreeMap<>(written).entrySet()) {
+        if (!merging.contains(e.getKey())) {
+          continue;
+        }
         int[] nodes = e.getValue().stream().toArray();
         mine.add(ViewRows.read(e.getKey(), session.memory().view(e.getKey()), nodes));
       }
@@ -333,7 +341,7 @@ public final class RoundRunner implements AutoCloseable {
       }
     } finally {
       mine.forEach(ViewRows::close);
-      written.clear();
+      written.keySet().removeAll(merging);
     }
   }
 

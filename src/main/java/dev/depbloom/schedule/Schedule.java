@@ -19,6 +19,18 @@ public interface Schedule {
   /** The training rounds of epoch {@code epoch} (1-based). */
   List<RoundPlan> plan(int epoch);
 
+  /**
+   * The rounds of an epoch's plan where a walk over the stream may begin (every view holding merged
+   * memory there): where {@link MemoryGroupsSchedule} starts its groups. Every round by default.
+   */
+  default List<Integer> walkStarts(int epoch) {
+    List<Integer> all = new java.util.ArrayList<>();
+    for (int r = 0; r < plan(epoch).size(); r++) {
+      all.add(r);
+    }
+    return all;
+  }
+
   /** The view whose memory validation continues: the one that saw the latest training events. */
   default int validationView() {
     return 0;

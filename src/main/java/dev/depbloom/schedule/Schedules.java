@@ -29,16 +29,20 @@ public final class Schedules {
         if (config.needsProfile()) {
           throw new IllegalStateException("depbloom schedule not resolved: " + config);
         }
-        yield new DepBloomSchedule(
-            events,
-            trainEvents,
-            batchSize,
-            config.window(),
-            config.chains(),
-            config.microBatches(),
-            partitioner(config.partitioner()),
-            config.refine(),
-            config.criticalPath());
+        Schedule one =
+            new DepBloomSchedule(
+                events,
+                trainEvents,
+                batchSize,
+                config.window(),
+                config.chains(),
+                config.microBatches(),
+                partitioner(config.partitioner()),
+                config.refine(),
+                config.criticalPath());
+        yield config.memoryParallelism() > 1
+            ? new MemoryGroupsSchedule(one, config.memoryParallelism())
+            : one;
       }
     };
   }
@@ -65,7 +69,7 @@ public final class Schedules {
     if (!config.needsProfile()) {
       return new Resolution(config, null);
     }
-    ProfileSettings settings = ProfileSettings.of(config.devices(), batchSize);
+    ProfileSettings settings = ProfileSettings.of(config.devicesPerGroup(), batchSize);
     Recommendation r = DependencyProfile.recommend(events, split, settings);
     int window = r.window() > 0 ? r.window() : split.trainEnd();
     String partitioner = r.partitioner() != null ? r.partitioner() : "contiguous";

@@ -70,12 +70,13 @@ class ScheduleComparisonTest {
             "disttgl i=2 k=2",
             "disttgl i=1 k=4",
             "depbloom",
+            "depbloom M=2",
             "depbloom partitioning only",
             "depbloom refinement only",
             "depbloom no critical path"),
         labels.apply(java.util.EnumSet.allOf(ScheduleComparison.RowGroup.class)));
     assertEquals(
-        List.of("sequential", "depbloom"),
+        List.of("sequential", "depbloom", "depbloom M=2"),
         labels.apply(java.util.EnumSet.of(ScheduleComparison.RowGroup.DEPBLOOM)));
     assertEquals(
         List.of("sequential", "disttgl i=4 k=1", "disttgl i=2 k=2", "disttgl i=1 k=4"),

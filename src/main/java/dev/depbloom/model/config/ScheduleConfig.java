@@ -19,13 +19,15 @@ import java.util.Locale;
  *       {@code critical_path} (hot rows first, cold rows off the critical path) switch the other
  *       two techniques. {@code devices = P * k}. Unset window, partitioner, chains and
  *       micro_batches come from the dependency profile's recommendation; {@code auto: true} has it
- *       choose all four.
+ *       choose all four. With {@code memory_parallelism} M &gt; 1, M memory groups (the paper's
+ *       machines) each run this schedule on {@code G / M} devices over their own memory, walking
+ *       the stream from staggered windows as DistTGL's groups do: {@code devices = M * P * k}.
  * </ul>
  *
  * @param kind which schedule
  * @param devices logical devices G
  * @param minibatchParallelism DistTGL's i (1 otherwise)
- * @param memoryParallelism DistTGL's k (1 otherwise)
+ * @param memoryParallelism DistTGL's k, or DepBloom's memory groups M (1 otherwise)
  * @param scaleLearningRate multiply the learning rate by G, as DistTGL does (linear scaling)
  * @param window DepBloom's events per temporal window (0: not yet resolved)
  * @param partitioner DepBloom's partitioner, {@code contiguous} or {@code topology} (null: not yet
@@ -82,11 +84,25 @@ public record ScheduleConfig(
       boolean refine,
       boolean criticalPath,
       boolean scaleLearningRate) {
+    return depbloom(
+        1, window, partitioner, chains, microBatches, refine, criticalPath, scaleLearningRate);
+  }
+
+  /** A DepBloom schedule in {@code groups} memory groups of {@code chains * microBatches}. */
+  public static ScheduleConfig depbloom(
+      int groups,
+      int window,
+      String partitioner,
+      int chains,
+      int microBatches,
+      boolean refine,
+      boolean criticalPath,
+      boolean scaleLearningRate) {
     return new ScheduleConfig(
         Kind.DEPBLOOM,
-        chains * microBatches,
+        groups * chains * microBatches,
         1,
-        1,
+        groups,
         scaleLearningRate,
         window,
         partitioner,
@@ -101,7 +117,7 @@ public record ScheduleConfig(
     return switch (kind) {
       case SEQUENTIAL -> 1;
       case DISTTGL -> memoryParallelism;
-      case DEPBLOOM -> Math.max(1, chains);
+      case DEPBLOOM -> memoryParallelism * Math.max(1, chains);
     };
   }
 
@@ -116,9 +132,15 @@ public record ScheduleConfig(
         && (window == 0 || partitioner == null || chains == 0 || microBatches == 0);
   }
 
+  /** Logical devices of one memory group: DepBloom's {@code P * k} (G for other schedules). */
+  public int devicesPerGroup() {
+    return kind == Kind.DEPBLOOM ? devices / memoryParallelism : devices;
+  }
+
   /** This DepBloom schedule with the unset parameters taken from a recommendation. */
   public ScheduleConfig resolvedWith(int window, String partitioner, int chains, int microBatches) {
     return depbloom(
+        memoryParallelism,
         this.window != 0 ? this.window : window,
         this.partitioner != null ? this.partitioner : partitioner,
         this.chains != 0 ? this.chains : chains,
@@ -165,6 +187,7 @@ public record ScheduleConfig(
               r,
               devices,
               hasDevices,
+              k,
               window,
               partitioner,
               chains,
@@ -210,11 +233,15 @@ public record ScheduleConfig(
     return disttgl(i, k, scale);
   }
 
-  /** P and k from each other and G where one is missing; both missing: left to the profile. */
+  /**
+   * P and k from each other and {@code G / M} where one is missing; both missing: left to the
+   * profile.
+   */
   private static ScheduleConfig depbloom(
       SectionReader r,
       int devices,
       boolean hasDevices,
+      int groups,
       int window,
       String partitioner,
       int chains,
@@ -222,27 +249,35 @@ public record ScheduleConfig(
       boolean refine,
       boolean criticalPath,
       boolean scale) {
+    if ((chains == 0 || microBatches == 0) && devices % groups != 0) {
+      throw r.error(
+          "memory_parallelism",
+          devices + " logical devices cannot be split into " + groups + " memory groups");
+    }
+    int perGroup = devices / groups;
     if (chains == 0 && microBatches != 0) {
-      chains = divide(r, "micro_batches", devices, microBatches);
+      chains = divide(r, "micro_batches", perGroup, microBatches);
     } else if (microBatches == 0 && chains != 0) {
-      microBatches = divide(r, "chains", devices, chains);
-    } else if (chains != 0 && hasDevices && chains * microBatches != devices) {
+      microBatches = divide(r, "chains", perGroup, chains);
+    } else if (chains != 0 && hasDevices && groups * chains * microBatches != devices) {
       throw r.error(
           "devices",
-          "depbloom runs chains x micro_batches = "
+          "depbloom runs memory_parallelism x chains x micro_batches = "
+              + groups
+              + " x "
               + chains
               + " x "
               + microBatches
               + " = "
-              + chains * microBatches
+              + groups * chains * microBatches
               + " devices, not "
               + devices);
     }
     return new ScheduleConfig(
         Kind.DEPBLOOM,
-        chains != 0 ? chains * microBatches : devices,
+        chains != 0 ? groups * chains * microBatches : devices,
         1,
-        1,
+        groups,
         scale,
         window,
         partitioner,

@@ -155,4 +155,48 @@ class ScheduleConfigTest {
         "model tgn: schedule.partitioner: expected one of [contiguous, topology], got 'metis'",
         e.getMessage());
   }
+
+  @Test
+  void depbloomMemoryGroupsSplitTheDevicesBeforeChainsAndMicroBatches() {
+    ScheduleConfig c =
+        schedule(
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.devices", "8",
+                "schedule.memory_parallelism", "2",
+                "schedule.chains", "2"));
+    assertEquals(2, c.memoryParallelism());
+    assertEquals(2, c.chains());
+    assertEquals(2, c.microBatches());
+    assertEquals(4, c.devicesPerGroup());
+    assertEquals(8, c.devices());
+    assertEquals(4, c.memoryViews(), "2 groups x 2 chains");
+    ScheduleConfig resolved = c.resolvedWith(6000, "topology", 9, 9);
+    assertEquals(ScheduleConfig.depbloom(2, 6000, "topology", 2, 2, true, true, true), resolved);
+    ModelConfig m =
+        ModelZoo.config(
+            "tgn",
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.memory_parallelism", "2",
+                "schedule.window", "6000",
+                "schedule.partitioner", "topology",
+                "schedule.chains", "2",
+                "schedule.micro_batches", "1"));
+    assertEquals(4, m.schedule().devices());
+    assertEquals(m, ConfigReader.parse(ConfigWriter.toYaml(m), "written", "tgn", Map.of()));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                schedule(
+                    Map.of(
+                        "schedule.name", "depbloom",
+                        "schedule.devices", "8",
+                        "schedule.memory_parallelism", "3")));
+    assertEquals(
+        "model tgn: schedule.memory_parallelism: 8 logical devices cannot be split into 3 memory"
+            + " groups",
+        e.getMessage());
+  }
 }

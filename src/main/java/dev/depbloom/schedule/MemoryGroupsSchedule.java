@@ -1,0 +1,157 @@
+package dev.depbloom.schedule;
+
+import dev.depbloom.data.InputException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Memory parallelism between groups of devices, the schedule {@code inner} inside each (DESIGN.md
+ * section 3, "across machines": the paper's multi-node setting, one group per machine). {@code M}
+ * groups each keep their own copy of {@code inner}'s memory views and walk all of {@code inner}'s
+ * rounds from a staggered start, as DistTGL's memory groups walk the stream: group {@code g} begins
+ * at the last walk start ({@link Schedule#walkStarts}, a DepBloom window's first round) at or
+ * before round {@code floor(g * R / M)} of the {@code R}, wraps around, and its memory starts over
+ * when it comes back to round 0 (the reset {@code inner} plans there). A group's memory carries
+ * from one epoch to the next; group 0 walks the stream in order, so its memory is what validation
+ * continues. Every event is thus trained {@code M} times per epoch, once per group, and the
+ * gradients of all groups meet in one optimizer step per round.
+ *
+ * <p>Group {@code g} holds devices {@code g * D .. g * D + D - 1} and views {@code g * V .. g * V +
+ * V - 1} for {@code inner}'s {@code D} devices and {@code V} views; its windows merge only its own
+ * views. With several processes, whole groups are spread over ranks: {@code W / M} ranks per group
+ * when {@code M} divides the world size {@code W} (the inner schedule spread over them as it would
+ * be alone), or whole groups per rank when {@code W} divides {@code M}.
+ */
+public final class MemoryGroupsSchedule implements Schedule {
+  private final Schedule inner;
+  private final int groups;
+
+  public MemoryGroupsSchedule(Schedule inner, int groups) {
+    if (groups < 2) {
+      throw new IllegalArgumentException("memory groups need M >= 2: " + groups);
+    }
+    this.inner = inner;
+    this.groups = groups;
+  }
+
+  @Override
+  public int devices() {
+    return groups * inner.devices();
+  }
+
+  @Override
+  public int memoryViews() {
+    return groups * inner.memoryViews();
+  }
+
+  /** The round of {@code inner}'s plan at which group {@code g} begins each epoch. */
+  int startRound(int group, int epoch) {
+    int rounds = inner.plan(epoch).size();
+    int target = (int) ((long) group * rounds / groups);
+    int start = 0;
+    for (int s : inner.walkStarts(epoch)) {
+      if (s <= target) {
+        start = Math.max(start, s);
+      }
+    }
+    return start;
+  }
+
+  @Override
+  public List<RoundPlan> plan(int epoch) {
+    List<RoundPlan> in = inner.plan(epoch);
+    int rounds = in.size();
+    int d = inner.devices();
+    int v = inner.memoryViews();
+    int[] start = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      start[g] = startRound(g, epoch);
+    }
+    List<RoundPlan> out = new ArrayList<>(rounds);
+    for (int r = 0; r < rounds; r++) {
+      List<ItemPlan> items = new ArrayList<>();
+      List<Integer> resets = new ArrayList<>();
+      List<List<Integer>> merges = new ArrayList<>();
+      for (int g = 0; g < groups; g++) {
+        RoundPlan q = in.get((r + start[g]) % rounds);
+        for (ItemPlan i : q.items()) {
+          items.add(new ItemPlan(g * d + i.device(), g * v + i.view(), i.events()));
+        }
+        for (int view : q.resetViews()) {
+          resets.add(g * v + view);
+        }
+        for (List<Integer> m : q.merges()) {
+          int offset = g * v;
+          merges.add(m.stream().map(x -> offset + x).toList());
+        }
+      }
+      out.add(new RoundPlan(r, items, resets, merges));
+    }
+    return out;
+  }
+
+  @Override
+  public int validationView() {
+    return inner.validationView(); // group 0's, which ends each epoch on the latest events
+  }
+
+  @Override
+  public boolean refines() {
+    return inner.refines();
+  }
+
+  @Override
+  public boolean criticalPath() {
+    return inner.criticalPath();
+  }
+
+  @Override
+  public int rankOf(int device, int worldSize) {
+    int g = device / inner.devices();
+    if (worldSize % groups == 0) {
+      int perGroup = worldSize / groups;
+      return g * perGroup + inner.rankOf(device % inner.devices(), perGroup);
+    }
+    return g % worldSize;
+  }
+
+  /**
+   * Memory crosses processes only at merges when {@code inner}'s does and its views merge at all; a
+   * group without merges (one sub-chain) exchanges every round's writes, so that every process
+   * holds every group's memory.
+   */
+  @Override
+  public boolean exchangesAtMerge() {
+    if (!inner.exchangesAtMerge()) {
+      return false;
+    }
+    for (RoundPlan r : inner.plan(1)) {
+      if (r.mergeViews()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void checkWorldSize(int worldSize) {
+    if (worldSize % groups == 0) {
+      inner.checkWorldSize(worldSize / groups);
+    } else if (groups % worldSize != 0) {
+      throw new InputException(
+          "WORLD_SIZE="
+              + worldSize
+              + ": "
+              + describe()
+              + " spreads its "
+              + groups
+              + " memory groups over the processes, so the process count must divide"
+              + " schedule.memory_parallelism or be a multiple of it");
+    }
+  }
+
+  @Override
+  public String describe() {
+    return groups + " memory groups x " + inner.describe();
+  }
+}
