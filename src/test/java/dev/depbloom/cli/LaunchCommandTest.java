@@ -41,7 +41,15 @@ class LaunchCommandTest {
     data = TinyStreams.writeCsv(s, dir.resolve("events.csv"));
   }
 
+  /**
+   * A train command of {@code schedule}: {@code disttgl} or {@code depbloom} on 2 devices, or
+   * {@code depbloom-groups}, DepBloom in 2 memory groups (machines) of one device each (one device
+   * per rank keeps the gradient sum's order that of one process: with two devices on a rank, the
+   * rank's partial sum is added to the other's, which rounds differently from the device-order sum
+   * in one process, in the last bits).
+   */
   private List<String> train(Path out, int epochs, String schedule) {
+    boolean groups = schedule.equals("depbloom-groups");
     List<String> a =
         new ArrayList<>(
             List.of(
@@ -63,7 +71,7 @@ class LaunchCommandTest {
                 "--set",
                 "gnn.dim_time=8",
                 "--schedule",
-                schedule,
+                groups ? "depbloom" : schedule,
                 "--devices",
                 "2",
                 "--threads",
@@ -76,7 +84,18 @@ class LaunchCommandTest {
                 "--json",
                 "--out",
                 out.toString()));
-    if (schedule.equals("depbloom")) {
+    if (groups) {
+      a.addAll(
+          List.of(
+              "--set",
+              "schedule.memory_parallelism=2",
+              "--set",
+              "schedule.chains=1",
+              "--set",
+              "schedule.micro_batches=1",
+              "--set",
+              "schedule.window=600"));
+    } else if (schedule.equals("depbloom")) {
       a.addAll(
           List.of(
               "--set",
@@ -139,12 +158,13 @@ class LaunchCommandTest {
 
   /**
    * Two launchers posing as two machines on loopback (--nnodes 2, one rank each, rank 0's machine
-   * given as --master): the run is the one-process run.
+   * given as --master), in the paper's multi-node setting: DepBloom in one memory group per
+   * machine. The run is the one-process run.
    */
   @Test
   void twoMachinesOfOneRankEachTrainExactlyAsOneProcess() throws Exception {
     Path single = dir.resolve("single");
-    List<String> inProcess = train(single, 1, "disttgl");
+    List<String> inProcess = train(single, 1, "depbloom-groups");
     inProcess.addAll(List.of("--workers", "2"));
     JsonNode expected = runInProcess(inProcess);
 
@@ -163,7 +183,7 @@ class LaunchCommandTest {
                   String.valueOf(node),
                   "--master",
                   master),
-              train(launched, 1, "disttgl")));
+              train(launched, 1, "depbloom-groups")));
     }
     for (Launched n : nodes) {
       assertTrue(n.process().waitFor(240, TimeUnit.SECONDS));
