@@ -7,7 +7,7 @@
 #               Wikipedia (sequential, disttgl, depbloom); bench/depbloom-figures.sh (Fig. 15, 17a).
 #      queue B: TGN on email-Eu (sequential, disttgl, depbloom); APAN on Wikipedia (same rows).
 # All with 3 epochs, seed 0, one test negative. Each bench writes comparison.{json,md,png} under
-# $OUT (default runs/depbloom-goals). Freeze a jar first and pass it as DEPBLOOM="java -jar ..."
+# $OUT (default runs/depbloom-goals), and NAME-stages.md its per-stage breakdown (Fig. 18). Freeze a jar first and pass it as DEPBLOOM="java -jar ..."
 # so that no rebuild happens mid-run. About 75 minutes.
 # Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|queueA|queueB|all]
 set -euo pipefail
@@ -23,6 +23,7 @@ bench() { # name, then bench options
   rm -rf "$out/$name"
   $J bench schedules --epochs 3 --seed 0 --out "$out/$name" --json "$@" \
     > "$out/$name.log" 2> "$out/$name.err"
+  python3 bench/stage-breakdown.py "$out/$name" > "$out/$name-stages.md"
 }
 queueA() {
   bench wiki-tgn-g8 "${wiki[@]}" --model tgn --devices 8 --workers 1 --check-devices 0
