@@ -3,12 +3,15 @@
 #   1. G = 2 on 2 workers, measured: sequential, disttgl (i=2 k=1, i=1 k=2) and depbloom, TGN on
 #      Wikipedia -- the "measured, at least 1.3x over disttgl at G = 2" goal.
 #   2. G = 8, two queues side by side, each process on one worker (one core each):
-#      queue A: TGN on Wikipedia, every row (disttgl splits, depbloom, ablations); JODIE on
-#               Wikipedia (sequential, disttgl, depbloom); bench/depbloom-figures.sh (Fig. 15, 17a).
-#      queue B: TGN on email-Eu (sequential, disttgl, depbloom); APAN on Wikipedia (same rows).
+#      queue A: TGN on Wikipedia, every row (every disttgl split, depbloom alone and in M = 2, 4
+#               memory groups, the three ablations); then APAN and JODIE on Wikipedia (sequential,
+#               disttgl with k = 1, 2, 4, depbloom alone and in memory groups).
+#      queue B: TGN on email-Eu (every disttgl split, depbloom rows); then bench/depbloom-figures.sh
+#               (Fig. 15, 17a).
 # All with 3 epochs, seed 0, one test negative. Each bench writes comparison.{json,md,png} under
-# $OUT (default runs/depbloom-goals), and NAME-stages.md its per-stage breakdown (Fig. 18). Freeze a jar first and pass it as DEPBLOOM="java -jar ..."
-# so that no rebuild happens mid-run. About 75 minutes.
+# $OUT (default runs/depbloom-goals), and NAME-stages.md its per-stage breakdown (Fig. 18).
+# Freeze a jar first and pass it as DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
+# About 80 minutes.
 # Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|queueA|queueB|all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,15 +30,15 @@ bench() { # name, then bench options
 }
 queueA() {
   bench wiki-tgn-g8 "${wiki[@]}" --model tgn --devices 8 --workers 1 --check-devices 0
-  bench wiki-jodie-g8 "${wiki[@]}" --model jodie --devices 8 --workers 1 --check-devices 0 \
-    --rows disttgl,depbloom
-  OUT="$out/figures" WORKERS=1 DEPBLOOM="$J" bench/depbloom-figures.sh all > "$out/figures.md"
+  for model in apan jodie; do
+    bench "wiki-$model-g8" "${wiki[@]}" --model "$model" --devices 8 --workers 1 \
+      --check-devices 0 --rows disttgl,depbloom --disttgl-k 1,2,4
+  done
 }
 queueB() {
   bench email-tgn-g8 "${email[@]}" --model tgn --devices 8 --workers 1 --check-devices 0 \
     --rows disttgl,depbloom
-  bench wiki-apan-g8 "${wiki[@]}" --model apan --devices 8 --workers 1 --check-devices 0 \
-    --rows disttgl,depbloom
+  OUT="$out/figures" WORKERS=1 DEPBLOOM="$J" bench/depbloom-figures.sh all > "$out/figures.md"
 }
 case "$what" in
   g2) bench wiki-tgn-g2 "${wiki[@]}" --model tgn --devices 2 --workers 2 --check-devices 0 \

@@ -43,7 +43,8 @@ public final class ScheduleComparison {
       DeviceProjection.Link link,
       int checkDevices,
       Path out,
-      Set<RowGroup> groups) {}
+      Set<RowGroup> groups,
+      Set<Integer> disttglK) {}
 
   /**
    * The groups of rows a comparison can run; {@code sequential} always runs, since its final
@@ -141,10 +142,21 @@ public final class ScheduleComparison {
 
   /** The rows of a comparison at G devices. */
   static List<Candidate> candidates(int devices, int workers, Set<RowGroup> groups) {
+    return candidates(devices, workers, groups, Set.of());
+  }
+
+  /**
+   * The rows of a comparison at G devices; {@code disttglK} limits the disttgl rows to those
+   * memory-group counts k (empty: every divisor of G).
+   */
+  static List<Candidate> candidates(
+      int devices, int workers, Set<RowGroup> groups, Set<Integer> disttglK) {
     List<Candidate> c = new ArrayList<>();
     c.add(new Candidate("sequential", ScheduleConfig.SEQUENTIAL, workers));
     for (int k = 1; k <= devices; k++) {
-      if (groups.contains(RowGroup.DISTTGL) && devices % k == 0) {
+      if (groups.contains(RowGroup.DISTTGL)
+          && devices % k == 0
+          && (disttglK.isEmpty() || disttglK.contains(k))) {
         c.add(
             new Candidate(
                 "disttgl i=" + devices / k + " k=" + k,
@@ -193,7 +205,7 @@ public final class ScheduleComparison {
   public static Result run(TrainingRun base, Settings s, Consumer<Row> progress) {
     int workers = base.threads().workers();
     List<Row> rows = new ArrayList<>();
-    for (Candidate c : candidates(s.devices(), workers, s.groups())) {
+    for (Candidate c : candidates(s.devices(), workers, s.groups(), s.disttglK())) {
       Row r = row(base, s, c);
       rows.add(r);
       progress.accept(r);

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,6 +94,15 @@ final class SchedulesBenchCommand implements Callable<Integer> {
   List<String> rowGroups;
 
   @Option(
+      names = "--disttgl-k",
+      paramLabel = "K",
+      split = ",",
+      description =
+          "Only the disttgl rows with these memory-group counts k (default: every divisor of G),"
+              + " e.g. 1,2,4 to leave out i=1 k=8 at G = 8.")
+  List<Integer> disttglK = new ArrayList<>();
+
+  @Option(
       names = "--check-devices",
       paramLabel = "G",
       defaultValue = "2",
@@ -138,6 +148,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
           "--devices and --epochs must be at least 1, --check-devices at least 0, the link"
               + " latency at least 0 and its bandwidth positive");
     }
+    for (int k : disttglK) {
+      if (k < 1 || devices % k != 0) {
+        throw new InputException(
+            "--disttgl-k "
+                + k
+                + ": not a divisor of --devices "
+                + devices
+                + " (a memory-group count)");
+      }
+    }
     EnumSet<ScheduleComparison.RowGroup> groups = EnumSet.noneOf(ScheduleComparison.RowGroup.class);
     for (String g : rowGroups) {
       try {
@@ -176,7 +196,13 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         ScheduleComparison.run(
             base,
             new ScheduleComparison.Settings(
-                devices, epochs, link, checkDevices, dir.resolve("runs"), groups),
+                devices,
+                epochs,
+                link,
+                checkDevices,
+                dir.resolve("runs"),
+                groups,
+                new java.util.TreeSet<>(disttglK)),
             row -> {
               err.printf(
                   Locale.ROOT,
@@ -197,6 +223,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     summary.put("epochs", epochs);
     summary.put("workers", w);
     summary.put("rowGroups", groups);
+    summary.put("disttglK", disttglK);
     summary.put("linkLatencySeconds", link.latencySeconds());
     summary.put("linkBytesPerSecond", link.bytesPerSecond());
     summary.put("targetValAp", r.targetValAp());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Times to target and speedups over the fastest disttgl, on hand-made curves. */
@@ -81,6 +82,13 @@ class ScheduleComparisonTest {
     assertEquals(
         List.of("sequential", "disttgl i=4 k=1", "disttgl i=2 k=2", "disttgl i=1 k=4"),
         labels.apply(java.util.EnumSet.of(ScheduleComparison.RowGroup.DISTTGL)));
+    assertEquals(
+        List.of("sequential", "disttgl i=4 k=1", "disttgl i=1 k=4"),
+        ScheduleComparison.candidates(
+                4, 2, java.util.EnumSet.of(ScheduleComparison.RowGroup.DISTTGL), Set.of(1, 4))
+            .stream()
+            .map(ScheduleComparison.Candidate::label)
+            .toList());
   }
 
   @Test
