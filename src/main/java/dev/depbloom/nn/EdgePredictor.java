@@ -26,11 +26,17 @@ public final class EdgePredictor extends Module {
     long negatives = h.size(0) / b - 2;
     Tensor src = srcFc.forward(h.narrow(0, 0, b)); // [B, dim]
     Tensor dst = dstFc.forward(h.narrow(0, b, b * (1 + negatives))); // [(1 + k) B, dim]
-    Tensor pos = outFc.forward(src.add(dst.narrow(0, 0, b)).relu()).view(-1);
+    Tensor pos = outFc.forward(src.add(dst.narrow(0, 0, b)).relu_()).view(-1);
+    // the k negatives of an event share its source row: broadcast it rather than copy it k times
     Tensor neg =
         outFc
-            .forward(src.repeat(negatives, 1).add(dst.narrow(0, b, b * negatives)).relu())
-            .view(-1);
+            .forward(
+                dst.narrow(0, b, b * negatives)
+                    .view(negatives, b, -1)
+                    .add(src)
+                    .relu_()
+                    .view(b * negatives, -1))
+            .view(-1); // [k B]
     return new Scores(pos, neg);
   }
 

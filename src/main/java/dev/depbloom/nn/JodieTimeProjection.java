@@ -1,5 +1,6 @@
 package dev.depbloom.nn;
 
+import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LinearImpl;
 import org.bytedeco.pytorch.Module;
 import org.bytedeco.pytorch.Scalar;
@@ -23,6 +24,9 @@ public final class JodieTimeProjection extends Module {
   /** {@code h [R, dim]}, {@code relativeDelta [R]} = (t - memoryTime) / (t + 1). */
   public Tensor forward(Tensor h, Tensor relativeDelta) {
     Tensor scale = linear.forward(relativeDelta.view(-1, 1)); // [R, dim]
+    if (!GradMode.is_enabled()) { // the same values in place: two [R, dim] allocations less
+      return scale.add_(new Scalar(1.0)).mul_(h);
+    }
     return h.mul(scale.add(new Scalar(1.0)));
   }
 }

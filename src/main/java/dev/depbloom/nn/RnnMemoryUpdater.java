@@ -41,9 +41,10 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
     Tensor pre = perNode.index_select(0, reads.readNode()); // [U, dim]
     if (time != null) {
       Tensor te = time.encode(reads.sinceUpdate());
-      pre =
-          pre.add(torch.linear(te, weightIh.narrow(1, mailDim, time.dim()), new TensorOptional()));
+      // pre is this method's own gather: adding in place and taking tanh in place are safe under
+      // autograd too (neither backward needs the overwritten input), and give the same values
+      pre.add_(torch.linear(te, weightIh.narrow(1, mailDim, time.dim()), new TensorOptional()));
     }
-    return pre.tanh();
+    return pre.tanh_(); // [U, dim]
   }
 }

@@ -1,6 +1,7 @@
 package dev.depbloom.nn;
 
 import dev.depbloom.tensor.Tensors;
+import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LinearImpl;
 import org.bytedeco.pytorch.Module;
 import org.bytedeco.pytorch.Tensor;
@@ -30,9 +31,13 @@ public final class TimeEncoder extends Module {
     return dim;
   }
 
-  /** {@code dt [n]} to {@code [n, dim]}. */
+  /**
+   * {@code dt [n]} to {@code [n, dim]}. Without gradient the cosine overwrites the projection (the
+   * same values, one allocation less); with gradient its backward needs the projection.
+   */
   public Tensor encode(Tensor dt) {
-    return linear.forward(dt.view(-1, 1)).cos();
+    Tensor phase = linear.forward(dt.view(-1, 1)); // [n, dim]
+    return GradMode.is_enabled() ? phase.cos() : phase.cos_();
   }
 
   /** The encoding's weight {@code [dim, 1]}, for tests. */

@@ -40,10 +40,10 @@ import java.util.Map;
  * naming the epoch and the round or batch.
  *
  * <p>Process-wide tensor state is set at phase boundaries only: training and test scoring give each
- * worker its thread budget; validation and replay run on the coordinating thread with the BLAS
- * threads of all workers. Parameters are initialised from the seed; every other random draw comes
- * from streams keyed by logical identities (see {@link RoundRunner}), so a run resumed at an epoch
- * boundary continues exactly as an uninterrupted one.
+ * worker its thread budget; validation runs on the coordinating thread with the BLAS threads of all
+ * workers, the replay before the test with one worker's budget. Parameters are initialised from the
+ * seed; every other random draw comes from streams keyed by logical identities (see {@link
+ * RoundRunner}), so a run resumed at an epoch boundary continues exactly as an uninterrupted one.
  */
 public final class Trainer implements AutoCloseable {
   private static final long VAL = RandomStreams.key("val");
@@ -406,7 +406,10 @@ public final class Trainer implements AutoCloseable {
       if (memory) {
         continued =
             testPass("test-cont", runner.schedule().validationView(), scorer, epoch, "continued");
-        evaluationThreads();
+        // the replay keeps one worker's budget (set by the test pass): its per-batch products are
+        // small, and with the BLAS threads of all workers each one waits for a helper thread that a
+        // loaded machine may not schedule for milliseconds (JODIE: replay 4-6 s instead of 0.4-0.8
+        // s)
         session.resetView(0);
         replay();
       }

@@ -212,6 +212,21 @@ public final class DeviceStep {
   }
 
   /**
+   * Writes a planned memory-only batch ({@link BatchPlanner#planWrite}) into view {@code view}, its
+   * updated memory taken from {@code shared} as in {@link #evaluate(BatchGraph, Tensor, int[],
+   * MemoryStore, int)}: the test pass writes what its slices' shared update already computed.
+   */
+  public void write(BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
+    try (StepScope scope = new StepScope();
+        NoGradGuard noGrad = new NoGradGuard()) {
+      Tensor updated = shared.index_select(0, Tensors.indices(rows)); // [U, dim]
+      try (MemoryWrite w = memoryWrite(graph, updated)) {
+        memory.apply(view, w);
+      }
+    }
+  }
+
+  /**
    * Writes a planned memory-only batch ({@link BatchPlanner#planWrite}) into view {@code view}: the
    * replay of training and validation events before testing.
    */

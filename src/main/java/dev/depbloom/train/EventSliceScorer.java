@@ -11,6 +11,7 @@ import dev.depbloom.sampling.TemporalSample;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,8 +25,9 @@ import org.bytedeco.pytorch.global.torch;
  * Scores the events of a batch against many negatives each (the test pass): the batch's events are
  * cut into slices, each slice is one forward pass over its positives and all their negatives, and
  * the passes run in parallel on the workers. Memory is read-only while they run; afterwards the
- * batch writes memory once through the replay path ({@link DeviceStep#replay}: the write depends
- * only on the true endpoints, so it equals the write of one scoring pass).
+ * batch writes memory once ({@link DeviceStep#write}: the write depends only on the true endpoints,
+ * so it equals the write of one scoring pass; their updated memory is among the slices', so the
+ * write reuses it rather than updating them again).
  *
  * <p>Every root is sampled under the key of its position in the whole batch ({@link
  * BatchPlanner#plan(Batch, long, NeighborSampler, int[])}), so the scores are those of one pass
@@ -105,7 +107,13 @@ public final class EventSliceScorer implements AutoCloseable {
     // all slices are planned first, so that one memory update serves all of them
     BatchGraph[] plans = new BatchGraph[passes];
     run(passes, p -> plans[p] = plan.apply(p));
-    SharedReads shared = SharedReads.of(List.of(plans));
+    // the write reads the true endpoints, which the slices read too: it takes their update
+    BatchGraph writes = write ? planner.planWrite(endpoints(batch), stream, sampler) : null;
+    List<BatchGraph> all = new ArrayList<>(Arrays.asList(plans));
+    if (writes != null) {
+      all.add(writes);
+    }
+    SharedReads shared = SharedReads.of(all);
     Tensor updated = sharedUpdate(shared, memory, view, batch.index());
     try {
       run(
@@ -114,11 +122,11 @@ public final class EventSliceScorer implements AutoCloseable {
             BatchScores s = step.evaluate(plans[p], updated, shared.rows(p), memory, view);
             copy(s, p * perPass, b, k, positive, negative);
           });
+      if (writes != null) {
+        step.write(writes, updated, shared.rows(passes), memory, view);
+      }
     } finally {
       Tensors.release(updated);
-    }
-    if (write) {
-      step.replay(planner.planWrite(endpoints(batch), stream, sampler), memory, view);
     }
     return new BatchScores(positive, negative);
   }
