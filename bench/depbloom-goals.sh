@@ -28,7 +28,10 @@ bench() { # name, then bench options
     > "$out/$name.log" 2> "$out/$name.err"
   python3 bench/stage-breakdown.py "$out/$name" > "$out/$name-stages.md"
 }
+# The two queues run side by side: each JVM sees one core (so one worker of intra-op 1 + BLAS 1
+# and one sampler thread), never more threads than the machine has.
 queueA() {
+  export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
   bench wiki-tgn-g8 "${wiki[@]}" --model tgn --devices 8 --workers 1 --check-devices 0
   for model in apan jodie; do
     bench "wiki-$model-g8" "${wiki[@]}" --model "$model" --devices 8 --workers 1 \
@@ -36,6 +39,7 @@ queueA() {
   done
 }
 queueB() {
+  export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
   bench email-tgn-g8 "${email[@]}" --model tgn --devices 8 --workers 1 --check-devices 0 \
     --rows disttgl,depbloom
   OUT="$out/figures" WORKERS=1 DEPBLOOM="$J" bench/depbloom-figures.sh all > "$out/figures.md"
