@@ -31,34 +31,6 @@ public record EpochMetrics(
     String parameterChecksum,
     List<RankMetrics> ranks) {
 
-  /** The metrics of a single-process epoch. */
-  public EpochMetrics(
-      int epoch,
-      double trainLoss,
-      long trainEvents,
-      double trainSeconds,
-      double valAp,
-      double valAuc,
-      double valLoss,
-      double valSeconds,
-      Map<String, Double> stageSeconds,
-      List<Map<String, Double>> deviceStageSeconds,
-      String parameterChecksum) {
-    this(
-        epoch,
-        trainLoss,
-        trainEvents,
-        trainSeconds,
-        valAp,
-        valAuc,
-        valLoss,
-        valSeconds,
-        stageSeconds,
-        deviceStageSeconds,
-        parameterChecksum,
-        List.of());
-  }
-
   public double trainEventsPerSecond() {
     return trainEvents / trainSeconds;
   }
