@@ -140,11 +140,6 @@ public final class ScheduleComparison {
 
   private ScheduleComparison() {}
 
-  /** The rows of a comparison at G devices. */
-  static List<Candidate> candidates(int devices, int workers, Set<RowGroup> groups) {
-    return candidates(devices, workers, groups, Set.of());
-  }
-
   /**
    * The rows of a comparison at G devices; {@code disttglK} limits the disttgl rows to those
    * memory-group counts k (empty: every divisor of G).
@@ -169,12 +164,7 @@ public final class ScheduleComparison {
       // memory groups (one per machine), as DistTGL's k: every event trained M times per epoch
       for (int m = 2; m <= devices / 2; m *= 2) {
         if (devices % m == 0) {
-          c.add(
-              new Candidate(
-                  "depbloom M=" + m,
-                  new ScheduleConfig(
-                      ScheduleConfig.Kind.DEPBLOOM, devices, 1, m, true, 0, null, 0, 0, true, true),
-                  workers));
+          c.add(new Candidate("depbloom M=" + m, profiled(devices, m, true, true), workers));
         }
       }
     }
@@ -197,8 +187,24 @@ public final class ScheduleComparison {
 
   /** A depbloom config whose window, partitioner, chains and micro-batches the profile chooses. */
   private static ScheduleConfig profiled(int devices, boolean refine, boolean criticalPath) {
+    return profiled(devices, 1, refine, criticalPath);
+  }
+
+  /** The same in {@code groups} memory groups, the profile choosing inside each. */
+  private static ScheduleConfig profiled(
+      int devices, int groups, boolean refine, boolean criticalPath) {
     return new ScheduleConfig(
-        ScheduleConfig.Kind.DEPBLOOM, devices, 1, 1, true, 0, null, 0, 0, refine, criticalPath);
+        ScheduleConfig.Kind.DEPBLOOM,
+        devices,
+        1,
+        groups,
+        true,
+        0,
+        null,
+        0,
+        0,
+        refine,
+        criticalPath);
   }
 
   /** Runs every row on {@code base}'s data, model and seed; reports each row as it finishes. */

@@ -61,7 +61,7 @@ class ScheduleComparisonTest {
   void rowGroupsSelectTheRowsAndSequentialAlwaysRuns() {
     java.util.function.Function<java.util.Set<ScheduleComparison.RowGroup>, List<String>> labels =
         g ->
-            ScheduleComparison.candidates(4, 2, g).stream()
+            ScheduleComparison.candidates(4, 2, g, Set.of()).stream()
                 .map(ScheduleComparison.Candidate::label)
                 .toList();
     assertEquals(
