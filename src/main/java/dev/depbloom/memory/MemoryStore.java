@@ -157,15 +157,6 @@ public final class MemoryStore implements AutoCloseable {
     }
   }
 
-  /** {@link #mergeLatest(List)} over every view. */
-  public void mergeLatest() {
-    List<Integer> all = new ArrayList<>();
-    for (int v = 0; v < views.size(); v++) {
-      all.add(v);
-    }
-    mergeLatest(all);
-  }
-
   /**
    * DepBloom's window-end merge of the views {@code group} (a memory group's sub-chains): per node,
    * the view of the group whose memory of it is latest (its memory time; ties to the first listed)
