@@ -10,8 +10,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -120,7 +118,7 @@ class LaunchCommandTest {
     Path single = dir.resolve("single");
     List<String> inProcess = train(single, 2, schedule);
     inProcess.addAll(List.of("--workers", "2"));
-    JsonNode expected = runInProcess(inProcess);
+    JsonNode expected = CliRuns.runInProcess(inProcess);
 
     Path launched = dir.resolve("launched");
     Launched l = launch(List.of("--nproc", "2"), train(launched, 2, schedule));
@@ -166,7 +164,7 @@ class LaunchCommandTest {
     Path single = dir.resolve("single");
     List<String> inProcess = train(single, 1, "depbloom-groups");
     inProcess.addAll(List.of("--workers", "2"));
-    JsonNode expected = runInProcess(inProcess);
+    JsonNode expected = CliRuns.runInProcess(inProcess);
 
     String master = "127.0.0.1:" + freePort();
     Path launched = dir.resolve("launched");
@@ -212,13 +210,14 @@ class LaunchCommandTest {
       throws Exception {
     List<String> whole = train(dir.resolve("whole"), 4, "disttgl");
     whole.addAll(List.of("--workers", "2"));
-    JsonNode uninterrupted = runInProcess(whole);
+    JsonNode uninterrupted = CliRuns.runInProcess(whole);
 
     Path cut = dir.resolve("cut");
     Launched l = launch(List.of("--nproc", "2"), train(cut, 4, "disttgl"));
     Path state = cut.resolve("state.json");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-    while (!(Files.exists(state) && lastEpoch(state) >= 1) && System.nanoTime() < deadline) {
+    while (!(Files.exists(state) && CliRuns.lastEpoch(state) >= 1)
+        && System.nanoTime() < deadline) {
       assertTrue(l.process().isAlive(), "the run ended before it could be interrupted");
       Thread.sleep(20);
     }
@@ -229,7 +228,7 @@ class LaunchCommandTest {
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
     assertTrue(seconds < 60, "rank 0 took " + seconds + " s to stop");
     assertNotEquals(0, l.process().exitValue());
-    int reached = lastEpoch(state);
+    int reached = CliRuns.lastEpoch(state);
     assertTrue(reached >= 1 && reached < 4, "killed after epoch " + reached);
     String err = l.stderr();
     Matcher m = Pattern.compile("\\[rank 0\\] depbloom: error: (.*)").matcher(err);
@@ -326,24 +325,5 @@ class LaunchCommandTest {
     }
     assertTrue(line != null, stdout);
     return JSON.readTree(line);
-  }
-
-  private static int lastEpoch(Path state) {
-    try {
-      return JSON.readTree(state.toFile()).get("lastEpoch").asInt();
-    } catch (IOException e) {
-      return 0; // being replaced right now
-    }
-  }
-
-  private static JsonNode runInProcess(List<String> args) throws IOException {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    assertEquals(0, cl.execute(args.toArray(new String[0])), err.toString());
-    String[] lines = out.toString().trim().split("\n");
-    return JSON.readTree(lines[lines.length - 1]);
   }
 }

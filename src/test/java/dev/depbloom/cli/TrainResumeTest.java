@@ -9,8 +9,6 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.DataFiles;
 import dev.depbloom.data.EventStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,23 +96,24 @@ class TrainResumeTest {
   void aKilledRunResumedFromItsLastCheckpointEndsWithTheUninterruptedMetrics(
       String threads, String schedule) throws Exception {
     Path whole = dir.resolve("whole");
-    JsonNode uninterrupted = runInProcess(args(whole, 4, threads, schedule));
+    JsonNode uninterrupted = CliRuns.runInProcess(args(whole, 4, threads, schedule));
 
     Path cut = dir.resolve("cut");
     Process p = startJvm(args(cut, 4, threads, schedule));
     Path state = cut.resolve("state.json");
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (!(Files.exists(state) && lastEpoch(state) >= 1) && System.nanoTime() < deadline) {
+    while (!(Files.exists(state) && CliRuns.lastEpoch(state) >= 1)
+        && System.nanoTime() < deadline) {
       assertTrue(p.isAlive(), "training exited before it could be interrupted");
       Thread.sleep(20);
     }
     p.destroyForcibly().waitFor();
-    int reached = lastEpoch(state);
+    int reached = CliRuns.lastEpoch(state);
     assertTrue(reached >= 1 && reached < 4, "killed after epoch " + reached);
     assertTrue(!Files.exists(cut.resolve("test.json")), "the killed run must not have finished");
 
     JsonNode resumed =
-        runInProcess(List.of("train", "--resume", cut.toString(), "--quiet", "--json"));
+        CliRuns.runInProcess(List.of("train", "--resume", cut.toString(), "--quiet", "--json"));
     for (String key :
         List.of(
             "epochs",
@@ -137,8 +136,9 @@ class TrainResumeTest {
   @Test
   void evaluatingASavedRunReproducesItsTestMetrics() throws Exception {
     Path run = dir.resolve("run");
-    JsonNode trained = runInProcess(args(run, 1));
-    JsonNode evaluated = runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
+    JsonNode trained = CliRuns.runInProcess(args(run, 1));
+    JsonNode evaluated =
+        CliRuns.runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
     for (String key :
         List.of(
             "testAp",
@@ -158,7 +158,7 @@ class TrainResumeTest {
   void evaluatingARunOnDataThatDoesNotStartAtTimeZeroFindsItsEvents() throws Exception {
     Path run = dir.resolve("run");
     JsonNode trained =
-        runInProcess(
+        CliRuns.runInProcess(
             List.of(
                 "train",
                 "--data",
@@ -177,28 +177,9 @@ class TrainResumeTest {
                 "--json",
                 "--out",
                 run.toString()));
-    JsonNode evaluated = runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
+    JsonNode evaluated =
+        CliRuns.runInProcess(List.of("evaluate", run.toString(), "--quiet", "--json"));
     assertEquals(trained.get("testAp"), evaluated.get("testAp"));
-  }
-
-  private static int lastEpoch(Path state) {
-    try {
-      return JSON.readTree(state.toFile()).get("lastEpoch").asInt();
-    } catch (IOException e) {
-      return 0; // being replaced right now
-    }
-  }
-
-  private static JsonNode runInProcess(List<String> args) throws IOException {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int status = cl.execute(args.toArray(new String[0]));
-    assertEquals(0, status, err.toString());
-    String[] lines = out.toString().trim().split("\n");
-    return JSON.readTree(lines[lines.length - 1]);
   }
 
   private static Process startJvm(List<String> args) throws IOException {

@@ -1,0 +1,43 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Runs of the command line in this JVM, and what a run folder says, for the CLI tests. */
+final class CliRuns {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private CliRuns() {}
+
+  /**
+   * Runs {@code args} in process; asserts exit status 0 (standard error as the message) and returns
+   * the last line of standard output as JSON (the {@code --json} summary).
+   */
+  static JsonNode runInProcess(List<String> args) throws IOException {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    var cl = Main.commandLine();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int status = cl.execute(args.toArray(new String[0]));
+    assertEquals(0, status, err.toString());
+    String[] lines = out.toString().trim().split("\n");
+    return JSON.readTree(lines[lines.length - 1]);
+  }
+
+  /** The last finished epoch a run's {@code state.json} records (0 while it is being replaced). */
+  static int lastEpoch(Path state) {
+    try {
+      return JSON.readTree(state.toFile()).get("lastEpoch").asInt();
+    } catch (IOException e) {
+      return 0; // being replaced right now
+    }
+  }
+}
