@@ -105,6 +105,20 @@ public final class BatchInputs {
     return new BatchInputs(graph, reads, readFeatures, rootReads, jodie, List.copyOf(snaps));
   }
 
+  /**
+   * The same inputs read against other memory whose update is shared ({@link
+   * #fetchWithSharedUpdate}): only the roots' time since their last memory update (JODIE's
+   * projection) depends on that memory; the tensors of the layers are shared with this one.
+   */
+  public BatchInputs withSharedUpdateOf(MemoryReader memory) {
+    if (memoryReads != null) {
+      throw new IllegalStateException("these inputs read memory themselves; fetch them again");
+    }
+    ReadPlan plan = graph.reads();
+    Tensor jodie = plan == null ? null : jodieDelta(graph, plan, memory);
+    return new BatchInputs(graph, null, readNodeFeatures, rootReads, jodie, snapshots);
+  }
+
   private static MemoryReads memoryReads(ReadPlan plan, MemoryReader memory) {
     int u = plan.readCount();
     int m = memory.mailboxSize();

@@ -12,6 +12,7 @@ import dev.depbloom.nn.MailAttentionMemoryUpdater;
 import dev.depbloom.nn.MemoryUpdater;
 import dev.depbloom.nn.RnnMemoryUpdater;
 import dev.depbloom.nn.SnapshotRnnCombiner;
+import dev.depbloom.nn.StreamParts;
 import dev.depbloom.nn.TemporalAttentionLayer;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,7 +134,16 @@ public final class TemporalGnn extends Module {
 
   /** Updated memory of every unique read {@code [U, dim]}, or null for memory-less models. */
   public Tensor updateMemory(BatchInputs in) {
-    return updater == null ? null : updater.update(in.memoryReads);
+    return updateMemory(in, null);
+  }
+
+  /**
+   * As {@link #updateMemory(BatchInputs)}, the updater's time projection kept in (or taken from)
+   * {@code parts} when it is not null: the same reads updated from another memory, without
+   * gradient.
+   */
+  public Tensor updateMemory(BatchInputs in, StreamParts parts) {
+    return updater == null ? null : updater.update(in.memoryReads, parts);
   }
 
   /**
@@ -141,6 +151,15 @@ public final class TemporalGnn extends Module {
    * (null for memory-less models).
    */
   public Tensor embed(BatchInputs in, Tensor updatedMemory) {
+    return embed(in, updatedMemory, null);
+  }
+
+  /**
+   * As {@link #embed(BatchInputs, Tensor)}, the attention layers' stream parts kept in (or taken
+   * from) {@code streamParts} when it is not null: a second pass over the same plan with other
+   * memory, without gradient.
+   */
+  public Tensor embed(BatchInputs in, Tensor updatedMemory, StreamParts streamParts) {
     Tensor inputTable = updatedMemory;
     if (updatedMemory != null && in.readNodeFeatures != null) {
       Tensor f =
@@ -156,7 +175,8 @@ public final class TemporalGnn extends Module {
     List<Tensor> perSnapshot = new ArrayList<>();
     for (int h = 0; h < in.snapshots.size(); h++) {
       BatchInputs.SnapshotTensors s = in.snapshots.get(h);
-      perSnapshot.add(embedSnapshot(s, updatedMemory != null ? inputTable : s.nodeTable(), h));
+      perSnapshot.add(
+          embedSnapshot(s, updatedMemory != null ? inputTable : s.nodeTable(), h, streamParts));
     }
     return combiner != null ? combiner.forward(perSnapshot) : perSnapshot.get(0);
   }
@@ -170,7 +190,8 @@ public final class TemporalGnn extends Module {
   }
 
   /** Runs the attention layers of one snapshot; returns the roots' embeddings {@code [R, dim]}. */
-  private Tensor embedSnapshot(BatchInputs.SnapshotTensors s, Tensor inputTable, int snapshot) {
+  private Tensor embedSnapshot(
+      BatchInputs.SnapshotTensors s, Tensor inputTable, int snapshot, StreamParts streamParts) {
     Tensor h = inputTable; // layer 1 reads the input table through row indices
     for (int l = 0; l < layers.size(); l++) {
       BatchInputs.LayerTensors lt = s.layers().get(l);
@@ -191,7 +212,8 @@ public final class TemporalGnn extends Module {
               lt.targetIndex(),
               lt.slot(),
               lt.targetCount(),
-              lt.fanout());
+              lt.fanout(),
+              streamParts);
       h = layers.get(l).get(snapshot).forward(in);
     }
     return h;

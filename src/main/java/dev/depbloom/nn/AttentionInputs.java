@@ -17,6 +17,8 @@ import org.bytedeco.pytorch.Tensor;
  * @param slot {@code [S]} int64 position {@code target * fanout + j} in the padded grid
  * @param targetCount T
  * @param fanout K
+ * @param streamParts where the layer keeps (or finds) its edge and time projections for a second
+ *     pass over the same plan, or null to compute them every time
  */
 public record AttentionInputs(
     Tensor targets,
@@ -28,7 +30,33 @@ public record AttentionInputs(
     Tensor targetIndex,
     Tensor slot,
     long targetCount,
-    int fanout) {
+    int fanout,
+    StreamParts streamParts) {
+
+  public AttentionInputs(
+      Tensor targets,
+      Tensor sources,
+      Tensor sourceIndex,
+      Tensor edgeFeatures,
+      Tensor edgeIndex,
+      Tensor sinceEdge,
+      Tensor targetIndex,
+      Tensor slot,
+      long targetCount,
+      int fanout) {
+    this(
+        targets,
+        sources,
+        sourceIndex,
+        edgeFeatures,
+        edgeIndex,
+        sinceEdge,
+        targetIndex,
+        slot,
+        targetCount,
+        fanout,
+        null);
+  }
 
   public long sampleCount() {
     return targetIndex.size(0);

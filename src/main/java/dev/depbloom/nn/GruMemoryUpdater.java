@@ -36,7 +36,7 @@ public final class GruMemoryUpdater extends MemoryUpdater {
   }
 
   @Override
-  public Tensor update(MemoryReads reads) {
+  public Tensor update(MemoryReads reads, StreamParts parts) {
     Tensor weightIh = cell.weight_ih(); // [3 dim, mailDim + dimTime]
     Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
     Tensor gi =
@@ -44,8 +44,16 @@ public final class GruMemoryUpdater extends MemoryUpdater {
             .linear(mail, weightIh.narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()))
             .index_select(0, reads.readNode()); // [U, 3 dim]
     if (time != null) {
-      Tensor te = time.encode(reads.sinceUpdate()); // [U, dimTime]
-      gi = gi.add(torch.linear(te, weightIh.narrow(1, mailDim, time.dim()), new TensorOptional()));
+      gi =
+          plusTimePart(
+              gi,
+              parts,
+              reads.sinceUpdate(),
+              d ->
+                  torch.linear(
+                      time.encode(d), // [U, dimTime]
+                      weightIh.narrow(1, mailDim, time.dim()),
+                      new TensorOptional()));
     }
     Tensor h = reads.memory().index_select(0, reads.readNode()); // [U, dim]
     Tensor gh =

@@ -49,7 +49,7 @@ public final class MailAttentionMemoryUpdater extends MemoryUpdater {
   }
 
   @Override
-  public Tensor update(MemoryReads reads) {
+  public Tensor update(MemoryReads reads, StreamParts parts) {
     Tensor idx = reads.readNode();
     long u = idx.size(0);
     int m = mailboxSize;
@@ -63,10 +63,18 @@ public final class MailAttentionMemoryUpdater extends MemoryUpdater {
             new TensorOptional(keyValue.bias()));
     Tensor kv = mailPart.view(-1, m, 2L * dim).index_select(0, idx); // [U, m, 2 dim]
     if (time != null) {
-      Tensor te = time.encode(reads.sinceMail().reshape(-1)); // [U * m, dimTime]
-      Tensor timePart =
-          torch.linear(te, keyValue.weight().narrow(1, mailDim, time.dim()), new TensorOptional());
-      kv = kv.add(timePart.view(u, m, 2L * dim));
+      kv =
+          plusTimePart(
+              kv,
+              parts,
+              reads.sinceMail(), // [U, m]
+              d ->
+                  torch
+                      .linear(
+                          time.encode(d.reshape(-1)), // [r * m, dimTime]
+                          keyValue.weight().narrow(1, mailDim, time.dim()),
+                          new TensorOptional())
+                      .view(d.size(0), m, 2L * dim));
     }
     Tensor key = kv.narrow(2, 0, dim).view(u, m, heads, dh);
     Tensor value = kv.narrow(2, dim, dim).view(u, m, heads, dh);

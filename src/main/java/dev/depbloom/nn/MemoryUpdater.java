@@ -1,5 +1,6 @@
 package dev.depbloom.nn;
 
+import java.util.function.Function;
 import org.bytedeco.pytorch.Module;
 import org.bytedeco.pytorch.Tensor;
 
@@ -10,5 +11,25 @@ import org.bytedeco.pytorch.Tensor;
  */
 public abstract class MemoryUpdater extends Module {
   /** Updated memory per unique read: {@code [U, dim]}. */
-  public abstract Tensor update(MemoryReads reads);
+  public Tensor update(MemoryReads reads) {
+    return update(reads, null);
+  }
+
+  /**
+   * As {@link #update(MemoryReads)}, the projection of the time deltas kept in (or taken from)
+   * {@code parts} when it is not null and the deltas are equal: the same reads updated from another
+   * memory, without gradient.
+   */
+  public abstract Tensor update(MemoryReads reads, StreamParts parts);
+
+  /**
+   * {@code base + project(deltas)}, the projection's rows taken from {@code parts} where they hold
+   * one of equal deltas (row by row; the result is the same either way).
+   */
+  protected final Tensor plusTimePart(
+      Tensor base, StreamParts parts, Tensor deltas, Function<Tensor, Tensor> project) {
+    return parts == null
+        ? base.add(project.apply(deltas))
+        : parts.addRowwise(this, base, deltas, project);
+  }
 }

@@ -27,7 +27,7 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
   }
 
   @Override
-  public Tensor update(MemoryReads reads) {
+  public Tensor update(MemoryReads reads, StreamParts parts) {
     Tensor weightIh = cell.weight_ih();
     Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
     Tensor perNode =
@@ -40,11 +40,19 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
                     new TensorOptional(cell.bias_hh()))); // [D, dim]
     Tensor pre = perNode.index_select(0, reads.readNode()); // [U, dim]
     if (time != null) {
-      Tensor te = time.encode(reads.sinceUpdate());
-      // pre is this method's own gather: adding in place and taking tanh in place are safe under
-      // autograd too (neither backward needs the overwritten input), and give the same values
-      pre.add_(torch.linear(te, weightIh.narrow(1, mailDim, time.dim()), new TensorOptional()));
+      pre =
+          plusTimePart(
+              pre,
+              parts,
+              reads.sinceUpdate(),
+              d ->
+                  torch.linear(
+                      time.encode(d),
+                      weightIh.narrow(1, mailDim, time.dim()),
+                      new TensorOptional()));
     }
+    // pre is this method's own tensor: taking tanh in place is safe under autograd too (its
+    // backward needs the output, not the overwritten input), and gives the same values
     return pre.tanh_(); // [U, dim]
   }
 }

@@ -116,32 +116,55 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
   }
 
   /**
-   * {@code [S, 2 dimOut]}: the bias is added to the first (small) table projection before its
-   * gather, later parts accumulate in place, and the per-sample time part is one {@code addmm}, so
-   * the {@code [S, 2 dimOut]} tensor is written as few times as possible (these passes, not the
-   * products, bound the layer when S is large).
+   * {@code [S, 2 dimOut]}: the stream part (bias, edge and time projections, which depend only on
+   * the sampled neighborhood; kept in {@link AttentionInputs#streamParts} when given) plus the
+   * neighbor part. The bias is added to the first (small) table projection before its gather, later
+   * parts accumulate in place, and the per-sample time part is one {@code addmm}, so the {@code [S,
+   * 2 dimOut]} tensor is written as few times as possible (these passes, not the products, bound
+   * the layer when S is large).
    */
   private Tensor keyValue(AttentionInputs in) {
     Tensor w = keyValue.weight();
-    Tensor bias = keyValue.bias();
-    Tensor kv = null;
-    if (nodeDim > 0) {
-      kv = projectGathered(in.sources(), in.sourceIndex(), w.narrow(1, 0, nodeDim), bias);
+    Tensor stream =
+        edgeDim + (time != null ? time.dim() : 0) == 0
+            ? null
+            : in.streamParts() != null
+                ? in.streamParts().computeIfAbsent(this, () -> streamPart(in, w))
+                : streamPart(in, w);
+    if (nodeDim == 0) {
+      return stream;
     }
+    Tensor node =
+        projectGathered(
+            in.sources(),
+            in.sourceIndex(),
+            w.narrow(1, 0, nodeDim),
+            stream == null ? bias() : null);
+    // the node part is a fresh tensor: adding in place leaves a kept stream part untouched
+    return stream == null ? node : node.add_(stream);
+  }
+
+  /** The bias plus the edge and time projections of the samples, {@code [S, 2 dimOut]}. */
+  private Tensor streamPart(AttentionInputs in, Tensor w) {
+    Tensor bias = bias();
+    Tensor part = null;
     if (edgeDim > 0) {
-      Tensor we = w.narrow(1, nodeDim, edgeDim);
-      kv =
-          kv == null
-              ? projectGathered(in.edgeFeatures(), in.edgeIndex(), we, bias)
-              : kv.add_(projectGathered(in.edgeFeatures(), in.edgeIndex(), we, null));
+      part =
+          projectGathered(in.edgeFeatures(), in.edgeIndex(), w.narrow(1, nodeDim, edgeDim), bias);
     }
     if (time != null) {
       Tensor te = time.encode(in.sinceEdge()); // [S, dimTime]
       Tensor wt = w.narrow(1, nodeDim + edgeDim, time.dim());
-      kv =
-          kv == null ? torch.linear(te, wt, new TensorOptional(bias)) : torch.addmm(kv, te, wt.t());
+      part =
+          part == null
+              ? torch.linear(te, wt, new TensorOptional(bias))
+              : torch.addmm(part, te, wt.t());
     }
-    return kv;
+    return part;
+  }
+
+  private Tensor bias() {
+    return keyValue.bias();
   }
 
   /**

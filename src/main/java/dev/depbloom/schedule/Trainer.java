@@ -9,6 +9,7 @@ import dev.depbloom.device.Traffic;
 import dev.depbloom.eval.RankingMetrics;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.BatchScores;
@@ -18,6 +19,7 @@ import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.EventSliceScorer;
 import dev.depbloom.train.RankMetrics;
 import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.ScoredMemory;
 import dev.depbloom.train.StageTimer;
 import dev.depbloom.train.TestMetrics;
 import dev.depbloom.train.TestNegatives;
@@ -385,9 +387,11 @@ public final class Trainer implements AutoCloseable {
   /**
    * Tests the parameters of checkpoint {@code epoch} under both protocols, against the same
    * negatives: continued (the test events scored on the memory the checkpoint holds, which is what
-   * the epoch's validation left behind), then TGL's (memory view 0 reset, the training and
-   * validation events replayed, the test events scored). Models without memory have one protocol,
-   * scored once. Scoring runs on all workers.
+   * the epoch's validation left behind) and TGL's (fresh memory, the training and validation events
+   * replayed, then the test events scored). The replay runs first, into memory of its own; then one
+   * pass over the test events scores both protocols side by side, sharing everything that depends
+   * only on the stream (plans, samples, the attention layers' edge and time projections). Models
+   * without memory have one protocol, scored once. Scoring runs on all workers.
    */
   public TestMetrics test(RunDirectory dir, int epoch) {
     long t0 = System.nanoTime();
@@ -398,31 +402,33 @@ public final class Trainer implements AutoCloseable {
         null,
         memory ? views() : List.<dev.depbloom.memory.NodeMemory>of());
     session.replica().model().eval();
-    TestScoreAccumulator continued = null;
-    TestScoreAccumulator reset;
+    int view = memory ? runner.schedule().validationView() : 0;
+    List<TestScoreAccumulator> scores;
     try (EventSliceScorer scorer =
-        new EventSliceScorer(session.step(), session.planner(), config, run.threads().workers())) {
+            new EventSliceScorer(
+                session.step(), session.planner(), config, run.threads().workers());
+        MemoryStore replayed = memory ? session.freshMemory() : null) {
       scorer.eventsPerPass(testEventsPerPass);
+      List<ScoredMemory> memories = List.of();
       if (memory) {
-        continued =
-            testPass("test-cont", runner.schedule().validationView(), scorer, epoch, "continued");
         // the replay keeps one worker's budget (set by the test pass): its per-batch products are
         // small, and with the BLAS threads of all workers each one waits for a helper thread that a
         // loaded machine may not schedule for milliseconds (JODIE: replay 4-6 s instead of 0.4-0.8
         // s)
-        session.resetView(0);
-        replay();
+        session.resetSampler(view);
+        replay(replayed, view);
+        memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
       }
-      reset = testPass("test", 0, scorer, epoch, "reset");
+      scores = testPass(view, memories, scorer, epoch);
     }
-    TestMetrics.Protocol tgl = reset.result();
+    TestMetrics.Protocol tgl = scores.get(scores.size() - 1).result();
     TestMetrics m =
         new TestMetrics(
             tgl,
-            continued != null ? continued.result() : tgl,
+            memory ? scores.get(0).result() : tgl,
             config.train().evalNegatives(),
-            reset.events(),
-            reset.newNodeEvents(),
+            scores.get(0).events(),
+            scores.get(0).newNodeEvents(),
             (System.nanoTime() - t0) / 1e9);
     for (TrainingListener l : listeners) {
       l.testFinished(m);
@@ -430,8 +436,12 @@ public final class Trainer implements AutoCloseable {
     return m;
   }
 
-  /** TGL's replay: the training and validation events write memory view 0, without scoring. */
-  private void replay() {
+  /**
+   * TGL's replay: the training and validation events write view 0 of {@code memory}, without
+   * scoring, sampled with the sampler of view {@code samplerView}.
+   */
+  private void replay(MemoryStore memory, int samplerView) {
+    NeighborSampler sampler = session.sampler(samplerView);
     walk(
         "replay",
         0,
@@ -440,55 +450,57 @@ public final class Trainer implements AutoCloseable {
         (i, start, end) -> session.batch(i, start, end, 0, REPLAY, 0, start),
         REPLAY,
         (batch, stream) ->
-            session
-                .step()
-                .replay(
-                    session.planner().planWrite(batch, stream, session.sampler(0)),
-                    session.memory(),
-                    0));
+            session.step().replay(session.planner().planWrite(batch, stream, sampler), memory, 0));
   }
 
   /**
-   * Scores the test events on memory view {@code view} (writing it as they go), with {@code
-   * train.eval_negatives} ranking negatives per event besides the AP negative.
+   * Scores the test events on each of {@code memories} (writing them as they go; none for models
+   * without memory), with {@code train.eval_negatives} ranking negatives per event besides the AP
+   * negative; the neighbors are sampled with the sampler of view {@code view}. One accumulator per
+   * memory, in order (one for models without memory).
    */
-  private TestScoreAccumulator testPass(
-      String phase, int view, EventSliceScorer scorer, int epoch, String protocol) {
+  private List<TestScoreAccumulator> testPass(
+      int view, List<ScoredMemory> memories, EventSliceScorer scorer, int epoch) {
     TensorRuntime.applyThreads(run.threads());
     int ranking = config.train().evalNegatives();
     TestNegatives negatives = new TestNegatives(run.events(), run.seed());
-    TestScoreAccumulator scores =
-        new TestScoreAccumulator(
-            split.seenInTraining(run.events()),
-            run.events().sources(),
-            run.events().destinations(),
-            ranking > 0);
+    List<TestScoreAccumulator> scores = new ArrayList<>();
+    for (int i = 0; i < Math.max(1, memories.size()); i++) {
+      scores.add(
+          new TestScoreAccumulator(
+              split.seenInTraining(run.events()),
+              run.events().sources(),
+              run.events().destinations(),
+              ranking > 0));
+    }
+    String[] protocols =
+        memories.size() > 1 ? new String[] {"continued", "TGL's"} : new String[] {""};
     walk(
-        phase,
+        "test",
         0,
         split.valEnd(),
         split.eventCount(),
         (i, start, end) -> negatives.batch(i, start, end, ranking, TEST, 0, start),
         TEST,
         (batch, stream) -> {
-          BatchScores s =
-              scorer.score(batch, stream, session.sampler(view), session.memory(), view, true);
-          try {
-            scores.add(batch, s);
-          } catch (IllegalArgumentException e) {
-            throw stopped(
-                phase,
-                new TrainingDivergedException(
-                    "test ("
-                        + protocol
-                        + " protocol), "
-                        + where(batch)
-                        + ": "
-                        + e.getMessage()
-                        + "; the tested checkpoint is checkpoints/epoch-"
-                        + epoch
-                        + ".pt",
-                    e));
+          List<BatchScores> s = scorer.score(batch, stream, session.sampler(view), memories, true);
+          for (int i = 0; i < s.size(); i++) {
+            try {
+              scores.get(i).add(batch, s.get(i));
+            } catch (IllegalArgumentException e) {
+              throw stopped(
+                  "test",
+                  new TrainingDivergedException(
+                      "test ("
+                          + (protocols[i].isEmpty() ? "" : protocols[i] + " protocol, ")
+                          + where(batch)
+                          + "): "
+                          + e.getMessage()
+                          + "; the tested checkpoint is checkpoints/epoch-"
+                          + epoch
+                          + ".pt",
+                      e));
+            }
           }
         });
     return scores;

@@ -13,8 +13,10 @@ import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.Dropout;
 import dev.depbloom.nn.EdgePredictor;
+import dev.depbloom.nn.StreamParts;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
+import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.pytorch.BoolOptional;
 import org.bytedeco.pytorch.Generator;
@@ -180,41 +182,63 @@ public final class DeviceStep {
   /**
    * The updated memory of {@code reads} in view {@code view}, computed once for several plans that
    * read those rows ({@link SharedReads}), without gradient; retained past the call, so the caller
-   * must free it ({@link Tensors#release}).
+   * must free it ({@link Tensors#release}). {@code parts} (or null) keeps the updater's time
+   * projection for the same reads in another memory.
    */
-  public Tensor updateSharedMemory(ReadPlan reads, MemoryStore memory, int view, int round) {
+  public Tensor updateSharedMemory(
+      ReadPlan reads, MemoryStore memory, int view, int round, StreamParts parts) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       memory.awaitReadable(view, reads.distinctNodes(), round);
       return Tensors.retain(
-          model.updateMemory(BatchInputs.forMemoryUpdate(reads, memory.view(view))));
+          model.updateMemory(BatchInputs.forMemoryUpdate(reads, memory.view(view)), parts));
     }
   }
 
   /**
-   * Scores a planned batch without gradient, its memory update taken from {@code shared}, the
-   * update of {@link #updateSharedMemory}: row {@code rows[u]} of it is the plan's read {@code u}.
-   * Writes nothing. Slices of a batch are scored this way in parallel.
+   * Scores a planned batch without gradient once per memory in {@code memories}, the memory update
+   * of memory {@code i} taken from {@code shared[i]}, the update of {@link #updateSharedMemory}:
+   * row {@code rows[u]} of it is the plan's read {@code u}. Writes nothing. Slices of a batch are
+   * scored this way in parallel. What depends only on the plan (its inputs, the attention layers'
+   * edge and time projections) is computed once for all memories; each memory's scores equal those
+   * of a call with that memory alone.
    */
-  public BatchScores evaluate(
-      BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
+  public List<BatchScores> evaluate(
+      BatchGraph graph, Tensor[] shared, int[] rows, List<ScoredMemory> memories) {
+    List<BatchScores> out = new ArrayList<>(memories.size());
     try (StepScope scope = new StepScope();
-        NoGradGuard noGrad = new NoGradGuard()) {
-      BatchInputs in =
+        NoGradGuard noGrad = new NoGradGuard();
+        StreamParts parts = new StreamParts()) {
+      BatchInputs first =
           BatchInputs.fetchWithSharedUpdate(
-              graph, memory.view(view), events, config.memory().combineNodeFeature());
-      Tensor updated = shared.index_select(0, Tensors.indices(rows)); // [U, dim]
-      EdgePredictor.Scores scores = model.predict(model.embed(in, updated), graph.eventCount());
-      return new BatchScores(
-          Tensors.toFloats(scores.positive().sigmoid()),
-          Tensors.toFloats(scores.negative().sigmoid()));
+              graph,
+              memories.get(0).store().view(memories.get(0).view()),
+              events,
+              config.memory().combineNodeFeature());
+      Tensor index = Tensors.indices(rows);
+      for (int i = 0; i < memories.size(); i++) {
+        // one scope per memory: the first memory's activations are freed before the next one's
+        try (StepScope perMemory = new StepScope()) {
+          ScoredMemory m = memories.get(i);
+          BatchInputs in = i == 0 ? first : first.withSharedUpdateOf(m.store().view(m.view()));
+          Tensor updated = shared[i].index_select(0, index); // [U, dim]
+          EdgePredictor.Scores scores =
+              model.predict(
+                  model.embed(in, updated, memories.size() > 1 ? parts : null), graph.eventCount());
+          out.add(
+              new BatchScores(
+                  Tensors.toFloats(scores.positive().sigmoid()),
+                  Tensors.toFloats(scores.negative().sigmoid())));
+        }
+      }
     }
+    return out;
   }
 
   /**
    * Writes a planned memory-only batch ({@link BatchPlanner#planWrite}) into view {@code view}, its
-   * updated memory taken from {@code shared} as in {@link #evaluate(BatchGraph, Tensor, int[],
-   * MemoryStore, int)}: the test pass writes what its slices' shared update already computed.
+   * updated memory taken from {@code shared} as in {@link #evaluate(BatchGraph, Tensor[], int[],
+   * List)}: the test pass writes what its slices' shared update already computed.
    */
   public void write(BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
     try (StepScope scope = new StepScope();

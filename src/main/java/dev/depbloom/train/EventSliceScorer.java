@@ -6,6 +6,7 @@ import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.SamplingConfig;
+import dev.depbloom.nn.StreamParts;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.TemporalSample;
 import dev.depbloom.tensor.StepScope;
@@ -41,6 +42,10 @@ import org.bytedeco.pytorch.global.torch;
  * where each slice would repeat the reads of the neighbors of the batch's negatives (a few nodes,
  * drawn again and again). Without memory, each worker plans the next slice itself, one at a time
  * (samplers are not reentrant), while the others compute.
+ *
+ * <p>Several memories (the test's two protocols) can be scored in one call: the slices, their
+ * samples and the layers' edge and time projections ({@link dev.depbloom.nn.StreamParts}) depend
+ * only on the stream, so they are computed once and each memory pays only for what reads it.
  *
  * <p>A pass holds at most about {@link #POSITIONS_PER_PASS} positions of the level table (roots and
  * their sampled neighbors over all snapshots), which bounds its memory.
@@ -88,23 +93,43 @@ public final class EventSliceScorer implements AutoCloseable {
       MemoryStore memory,
       int view,
       boolean write) {
+    List<ScoredMemory> memories =
+        memory == null ? List.of() : List.of(new ScoredMemory(memory, view));
+    return score(batch, stream, sampler, memories, write).get(0);
+  }
+
+  /**
+   * Scores {@code batch} once per memory in {@code memories} (empty for memory-less models: one
+   * result), then, if {@code write}, writes the batch's memory into each. The slices are planned,
+   * and their memory reads gathered, once for all memories; each memory's scores and writes equal
+   * those of a call with that memory alone.
+   */
+  public List<BatchScores> score(
+      Batch batch,
+      long stream,
+      NeighborSampler sampler,
+      List<ScoredMemory> memories,
+      boolean write) {
     int b = batch.size();
     int k = batch.negativesPerEvent();
     int perPass = sliceSize(b, k);
     int passes = (b + perPass - 1) / perPass;
-    float[] positive = new float[b];
-    float[] negative = new float[k * b];
     IntFunction<BatchGraph> plan = p -> plan(batch, p, perPass, stream, sampler);
-    if (memory == null) {
+    if (memories.isEmpty()) {
+      float[] positive = new float[b];
+      float[] negative = new float[k * b];
       run(
           passes,
           p -> {
-            BatchScores s = step.evaluate(plan.apply(p), null, view, batch.index(), false);
+            BatchScores s = step.evaluate(plan.apply(p), null, 0, batch.index(), false);
             copy(s, p * perPass, b, k, positive, negative);
           });
-      return new BatchScores(positive, negative);
+      return List.of(new BatchScores(positive, negative));
     }
-    // all slices are planned first, so that one memory update serves all of them
+    int n = memories.size();
+    float[][] positive = new float[n][b];
+    float[][] negative = new float[n][k * b];
+    // all slices are planned first, so that one memory update per memory serves all of them
     BatchGraph[] plans = new BatchGraph[passes];
     run(passes, p -> plans[p] = plan.apply(p));
     // the write reads the true endpoints, which the slices read too: it takes their update
@@ -114,30 +139,61 @@ public final class EventSliceScorer implements AutoCloseable {
       all.add(writes);
     }
     SharedReads shared = SharedReads.of(all);
-    Tensor updated = sharedUpdate(shared, memory, view, batch.index());
+    Tensor[] updated = new Tensor[n];
+    StreamParts[] parts = new StreamParts[updateParts(shared)];
     try {
+      for (int i = 0; i < parts.length; i++) {
+        parts[i] = n > 1 ? new StreamParts() : null;
+      }
+      for (int i = 0; i < n; i++) {
+        ScoredMemory m = memories.get(i);
+        updated[i] = sharedUpdate(shared, m.store(), m.view(), batch.index(), parts);
+      }
       run(
           passes,
           p -> {
-            BatchScores s = step.evaluate(plans[p], updated, shared.rows(p), memory, view);
-            copy(s, p * perPass, b, k, positive, negative);
+            List<BatchScores> s = step.evaluate(plans[p], updated, shared.rows(p), memories);
+            for (int i = 0; i < n; i++) {
+              copy(s.get(i), p * perPass, b, k, positive[i], negative[i]);
+            }
           });
       if (writes != null) {
-        step.write(writes, updated, shared.rows(passes), memory, view);
+        for (int i = 0; i < n; i++) {
+          ScoredMemory m = memories.get(i);
+          step.write(writes, updated[i], shared.rows(passes), m.store(), m.view());
+        }
       }
     } finally {
-      Tensors.release(updated);
+      for (Tensor t : updated) {
+        Tensors.release(t);
+      }
+      for (StreamParts p : parts) {
+        if (p != null) {
+          p.close();
+        }
+      }
     }
-    return new BatchScores(positive, negative);
+    List<BatchScores> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      out.add(new BatchScores(positive[i], negative[i]));
+    }
+    return out;
+  }
+
+  /** Parts the shared memory update is cut into: as many as workers, at least 1,024 rows each. */
+  private int updateParts(SharedReads shared) {
+    return Math.max(1, Math.min(workers, shared.reads().readCount() / 1024));
   }
 
   /**
-   * The memory update of all the batch's reads, in as many parts as workers, computed in parallel
-   * and concatenated in row order; retained (the caller releases it).
+   * The memory update of all the batch's reads, in {@link #updateParts} parts computed in parallel
+   * and concatenated in row order; retained (the caller releases it). Part {@code i} keeps its time
+   * projection in {@code streamParts[i]} (null entries: none kept).
    */
-  private Tensor sharedUpdate(SharedReads shared, MemoryStore memory, int view, int round) {
+  private Tensor sharedUpdate(
+      SharedReads shared, MemoryStore memory, int view, int round, StreamParts[] streamParts) {
     int rows = shared.reads().readCount();
-    int parts = Math.max(1, Math.min(workers, rows / 1024));
+    int parts = streamParts.length;
     Tensor[] updated = new Tensor[parts];
     try {
       run(
@@ -145,7 +201,11 @@ public final class EventSliceScorer implements AutoCloseable {
           i ->
               updated[i] =
                   step.updateSharedMemory(
-                      shared.part(i * rows / parts, (i + 1) * rows / parts), memory, view, round));
+                      shared.part(i * rows / parts, (i + 1) * rows / parts),
+                      memory,
+                      view,
+                      round,
+                      streamParts[i]));
       if (parts == 1) {
         Tensor only = updated[0];
         updated[0] = null;

@@ -46,16 +46,7 @@ public final class TrainingSession implements AutoCloseable {
             edgeDim,
             config.schedule().learningRate(config.train().learningRate()),
             RandomStreams.derive(run.seed(), RandomStreams.key("init")));
-    this.memory =
-        config.memory().enabled()
-            ? new MemoryStore(
-                views,
-                run.events().nodeCount(),
-                config.memory().dim(),
-                config.memory().mailboxSize(),
-                2 * config.memory().dim() + edgeDim,
-                READ_TIMEOUT_MILLIS)
-            : null;
+    this.memory = config.memory().enabled() ? memoryStore(run, views) : null;
     this.samplers = new ArrayList<>();
     if (config.sampling().enabled()) {
       TemporalCsr csr = TemporalCsr.build(run.events(), true);
@@ -112,9 +103,36 @@ public final class TrainingSession implements AutoCloseable {
     if (memory != null) {
       memory.reset(view);
     }
+    resetSampler(view);
+  }
+
+  /** The cursors of one view's sampler start over; its memory is untouched. */
+  public void resetSampler(int view) {
     if (!samplers.isEmpty()) {
       samplers.get(view).reset();
     }
+  }
+
+  /**
+   * A new memory store of one view, shaped as this session's and reset: TGL's test protocol replays
+   * into it while the session's store keeps what validation left. The caller closes it.
+   */
+  public MemoryStore freshMemory() {
+    if (memory == null) {
+      throw new IllegalStateException("the model has no memory");
+    }
+    return memoryStore(run, 1);
+  }
+
+  private static MemoryStore memoryStore(TrainingRun run, int views) {
+    ModelConfig config = run.config();
+    return new MemoryStore(
+        views,
+        run.events().nodeCount(),
+        config.memory().dim(),
+        config.memory().mailboxSize(),
+        2 * config.memory().dim() + run.events().edgeFeatures().dim(),
+        READ_TIMEOUT_MILLIS);
   }
 
   /**

@@ -1,14 +1,19 @@
 package dev.depbloom.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.Tensors;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import org.bytedeco.pytorch.Scalar;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,6 +37,88 @@ class EventSliceScorerTest {
     for (int a = 0; a < onePass.length; a++) {
       assertArrayEquals(onePass[a], sliced[a], 1e-5f, model + ": array " + a);
       assertArrayEquals(sliced[a], parallel[a], model + ": array " + a + ", two workers");
+    }
+  }
+
+  /**
+   * The test scores its two protocols in one pass, sharing plans and the layers' edge and time
+   * projections, and the memory updaters' time projections where the two memories' time deltas are
+   * equal: each memory's scores and writes equal, bit for bit, those of scoring it alone. The
+   * second memory is fresh (other deltas: nothing of the updater shared) or the first with its
+   * values halved (equal deltas, other values: the updater's time projection shared).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "apan", "jodie"})
+  void twoMemoriesScoredSideBySideEqualEachScoredAlone(String model) {
+    TrainingRun run = run(model);
+    float[][] trained = scoreMemories(run, true, Other.NONE);
+    for (Other other : List.of(Other.FRESH, Other.HALVED)) {
+      float[][] alone = scoreMemories(run, false, other);
+      float[][] both = scoreMemories(run, true, other);
+      for (int a = 0; a < 4; a++) {
+        assertArrayEquals(trained[a], both[a], model + ", " + other + ": first memory, array " + a);
+        assertArrayEquals(alone[4 + a], both[4 + a], model + ", " + other + ": other, array " + a);
+      }
+      // the two memories must differ, or the test could not tell them apart
+      assertFalse(Arrays.equals(both[0], both[4]), model + ", " + other + ": scored alike");
+    }
+  }
+
+  /** The second memory scored beside the session's. */
+  private enum Other {
+    NONE,
+    FRESH,
+    HALVED
+  }
+
+  /**
+   * Scores batches 3 to 5 on two workers against the session's memory after batches 0 to 2 have
+   * written it (if {@code trained}) and against {@code other}, both in one call; returns positive
+   * scores, negative scores, memory and mail of each memory scored, the session's first.
+   */
+  private static float[][] scoreMemories(TrainingRun run, boolean trained, Other other) {
+    try (TrainingSession s = new TrainingSession(run);
+        MemoryStore second = s.freshMemory();
+        EventSliceScorer scorer = new EventSliceScorer(s.step(), s.planner(), run.config(), 2)) {
+      scorer.eventsPerPass(7);
+      s.replica().model().eval();
+      TestNegatives negatives = new TestNegatives(run.events(), run.seed());
+      for (int i = 0; i < 3; i++) {
+        Batch batch = negatives.batch(i, 100 * i, 100 * i + 100, NEGATIVES, 5, i);
+        scorer.score(batch, i, s.sampler(0), s.memory(), 0, true);
+      }
+      if (other == Other.HALVED) {
+        int[] all = java.util.stream.IntStream.range(0, run.events().nodeCount()).toArray();
+        second.view(0).copyRows(s.memory().view(0), all, all);
+        second.view(0).memoryTensor().mul_(new Scalar(0.5));
+        second.view(0).mailboxTensor().mul_(new Scalar(0.5));
+      }
+      List<ScoredMemory> memories = new ArrayList<>();
+      if (trained) {
+        memories.add(new ScoredMemory(s.memory(), 0));
+      }
+      if (other != Other.NONE) {
+        memories.add(new ScoredMemory(second, 0));
+      }
+      float[][] pos = new float[memories.size()][0];
+      float[][] neg = new float[memories.size()][0];
+      for (int i = 3; i < 6; i++) {
+        Batch batch = negatives.batch(i, 100 * i, 100 * i + 100, NEGATIVES, 5, i);
+        List<BatchScores> scores = scorer.score(batch, i, s.sampler(0), memories, true);
+        for (int m = 0; m < memories.size(); m++) {
+          pos[m] = concat(pos[m], scores.get(m).positive());
+          neg[m] = concat(neg[m], scores.get(m).negative());
+        }
+      }
+      float[][] out = new float[8][];
+      for (int m = 0; m < memories.size(); m++) {
+        int at = memories.get(m).store() == second ? 4 : 0;
+        out[at] = pos[m];
+        out[at + 1] = neg[m];
+        out[at + 2] = Tensors.toFloats(memories.get(m).store().view(0).memoryTensor());
+        out[at + 3] = Tensors.toFloats(memories.get(m).store().view(0).mailboxTensor());
+      }
+      return out;
     }
   }
 

@@ -1,0 +1,70 @@
+package dev.depbloom.nn;
+
+import dev.depbloom.tensor.Tensors;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.bytedeco.pytorch.Tensor;
+
+/**
+ * The parts of one plan's forward pass that depend only on the event stream and the parameters, not
+ * on memory (an attention layer's edge and time projections), kept for a second forward pass over
+ * the same plan with other memory: the test scores both protocols on the same sampled
+ * neighborhoods, and the second reuses what the first computed. Only for passes without gradient.
+ * Each part is keyed by the module that computed it; the tensors are retained past their step's
+ * scope and released by {@link #close()}.
+ */
+public final class StreamParts implements AutoCloseable {
+  private record Part(Tensor input, Tensor value) {}
+
+  private final Map<Object, Part> parts = new IdentityHashMap<>();
+
+  /** The part {@code owner} computed for this plan, computing it on first use. */
+  Tensor computeIfAbsent(Object owner, Supplier<Tensor> compute) {
+    Part p = parts.get(owner);
+    if (p == null) {
+      p = new Part(null, Tensors.retain(compute.get()));
+      parts.put(owner, p);
+    }
+    return p.value();
+  }
+
+  /**
+   * {@code base + project(input)}, row by row equal to computing it whole: rows whose {@code input}
+   * (first dimension: rows) equals that of the part {@code owner} kept take the kept part's rows,
+   * the others are projected afresh. The first call keeps its part for the next ones.
+   */
+  Tensor addRowwise(Object owner, Tensor base, Tensor input, Function<Tensor, Tensor> project) {
+    Part p = parts.get(owner);
+    if (p == null || !Arrays.equals(p.input().sizes().vec().get(), input.sizes().vec().get())) {
+      Tensor value = project.apply(input);
+      if (p == null) {
+        parts.put(owner, new Part(Tensors.retain(input), Tensors.retain(value)));
+      }
+      return base.add(value);
+    }
+    Tensor out = base.add(p.value());
+    // the rows where any delta differs (NaN differs from itself: projected afresh too)
+    Tensor differ = p.input().ne(input).view(input.size(0), -1).any(1).nonzero().view(-1);
+    if (differ.size(0) > 0) {
+      Tensor fresh = project.apply(input.index_select(0, differ));
+      out.index_copy_(0, differ, base.index_select(0, differ).add(fresh));
+    }
+    return out;
+  }
+
+  private static void release(Part p) {
+    Tensors.release(p.input());
+    Tensors.release(p.value());
+  }
+
+  @Override
+  public void close() {
+    for (Part p : parts.values()) {
+      release(p);
+    }
+    parts.clear();
+  }
+}
