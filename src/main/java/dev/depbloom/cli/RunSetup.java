@@ -17,6 +17,7 @@ import dev.depbloom.model.config.GnnConfig;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.schedule.Schedules;
+import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
@@ -246,7 +247,7 @@ final class RunSetup {
       ObjectNode c = threads.putObject("calibrationMillis");
       calibration.forEach(c::put);
     }
-    info.put("device", "cpu");
+    info.put("device", RankDevice.forThisProcess().device()); // where the replica and batches live
     info.put("cudaAvailable", TensorRuntime.cudaAvailable());
     ObjectNode versions = info.putObject("versions");
     String v = Main.class.getPackage().getImplementationVersion();

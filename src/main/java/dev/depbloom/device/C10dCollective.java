@@ -267,13 +267,16 @@ public final class C10dCollective implements Collective {
     }
   }
 
-  /** Sums {@code t} over the ranks on the backend's device; the result is on the CPU. */
+  /**
+   * Sums {@code t} over the ranks on the backend's device; the result is where {@code t} was (a
+   * replica on a GPU gets its summed gradients there).
+   */
   private Tensor allReduce(String what, Tensor t, Traffic kind) {
     Tensor onDevice = C10dBackends.onDevice(t, device.device());
     run(what, () -> C10dBackends.allReduce(group, onDevice, timeout));
     long bytes = t.numel() * t.element_size();
     sent[kind.ordinal()] += 2 * (env.worldSize() - 1) * bytes / env.worldSize();
-    return C10dBackends.onDevice(onDevice, "cpu");
+    return t.is_cpu() ? C10dBackends.onDevice(onDevice, "cpu") : onDevice;
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.depbloom.data.EventStream;
 import dev.depbloom.data.FeatureMatrix;
 import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.nn.MemoryReads;
+import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +20,12 @@ import org.bytedeco.pytorch.Tensor;
  */
 public final class BatchInputs {
   /** Per snapshot: the input table's row for each position ({@code [P]} int array) and layers. */
-  record SnapshotTensors(int[] positionRow, Tensor nodeTable, List<LayerTensors> layers) {}
+  record SnapshotTensors(int[] positionRow, Tensor nodeTable, List<LayerTensors> layers) {
+    SnapshotTensors on(RankDevice d) {
+      return new SnapshotTensors(
+          positionRow, d.place(nodeTable), layers.stream().map(l -> l.on(d)).toList());
+    }
+  }
 
   /** One attention layer's index tensors; sources and targets come from the previous layer. */
   record LayerTensors(
@@ -31,7 +37,20 @@ public final class BatchInputs {
       Tensor edgeRow, // [S]
       Tensor sinceEdge, // [S]
       Tensor targetIndex, // [S]
-      Tensor slot) {} // [S]
+      Tensor slot) { // [S]
+    LayerTensors on(RankDevice d) {
+      return new LayerTensors(
+          targetCount,
+          fanout,
+          d.place(targetRows),
+          d.place(sourceIndex),
+          d.place(edgeFeatures),
+          d.place(edgeRow),
+          d.place(sinceEdge),
+          d.place(targetIndex),
+          d.place(slot));
+    }
+  }
 
   final BatchGraph graph;
   final MemoryReads memoryReads; // null without memory
@@ -108,14 +127,15 @@ public final class BatchInputs {
   /**
    * The same inputs read against other memory whose update is shared ({@link
    * #fetchWithSharedUpdate}): only the roots' time since their last memory update (JODIE's
-   * projection) depends on that memory; the tensors of the layers are shared with this one.
+   * projection) depends on that memory; the tensors of the layers are shared with this one. The new
+   * tensor is placed on {@code device}, where these inputs are.
    */
-  public BatchInputs withSharedUpdateOf(MemoryReader memory) {
+  public BatchInputs withSharedUpdateOf(MemoryReader memory, RankDevice device) {
     if (memoryReads != null) {
       throw new IllegalStateException("these inputs read memory themselves; fetch them again");
     }
     ReadPlan plan = graph.reads();
-    Tensor jodie = plan == null ? null : jodieDelta(graph, plan, memory);
+    Tensor jodie = plan == null ? null : device.place(jodieDelta(graph, plan, memory));
     return new BatchInputs(graph, null, readNodeFeatures, rootReads, jodie, snapshots);
   }
 
@@ -204,5 +224,31 @@ public final class BatchInputs {
 
   public BatchGraph graph() {
     return graph;
+  }
+
+  /**
+   * These inputs on {@code device}: themselves on the host, else a copy of every tensor there
+   * (inputs are built on the host, where memory and features live).
+   */
+  public BatchInputs on(RankDevice device) {
+    if (device.host()) {
+      return this;
+    }
+    MemoryReads reads =
+        memoryReads == null
+            ? null
+            : new MemoryReads(
+                device.place(memoryReads.memory()),
+                device.place(memoryReads.mail()),
+                device.place(memoryReads.readNode()),
+                device.place(memoryReads.sinceUpdate()),
+                device.place(memoryReads.sinceMail()));
+    return new BatchInputs(
+        graph,
+        reads,
+        device.place(readNodeFeatures),
+        device.place(rootReads),
+        device.place(jodieDelta),
+        snapshots.stream().map(s -> s.on(device)).toList());
   }
 }

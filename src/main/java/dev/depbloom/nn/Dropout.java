@@ -30,9 +30,18 @@ public final class Dropout {
     if (g == null) {
       return torch.dropout(x, p, true);
     }
+    if (x.is_cpu()) {
+      Tensor mask =
+          torch.empty_like(x).bernoulli_(1 - p, new GeneratorOptional(g)).div_(new Scalar(1 - p));
+      return x.mul(mask);
+    }
+    // the generator is a host one: on another device the mask is drawn on the host, then placed
     Tensor mask =
-        torch.empty_like(x).bernoulli_(1 - p, new GeneratorOptional(g)).div_(new Scalar(1 - p));
-    return x.mul(mask);
+        torch
+            .empty(x.sizes().vec().get())
+            .bernoulli_(1 - p, new GeneratorOptional(g))
+            .div_(new Scalar(1 - p));
+    return x.mul(mask.to(x.device(), mask.scalar_type()));
   }
 
   /** Runs {@code body} with dropout masks drawn from {@code generator} on this thread. */

@@ -4,7 +4,6 @@ import java.util.List;
 import org.bytedeco.pytorch.Module;
 import org.bytedeco.pytorch.RNNCellImpl;
 import org.bytedeco.pytorch.Tensor;
-import org.bytedeco.pytorch.global.torch;
 
 /**
  * DySAT's combination of per-snapshot embeddings as TGL does it: a one-layer tanh {@code nn.RNN}
@@ -20,7 +19,7 @@ public final class SnapshotRnnCombiner extends Module {
 
   /** Snapshot embeddings, oldest first, each {@code [R, dim]}, to {@code [R, dim]}. */
   public Tensor forward(List<Tensor> snapshots) {
-    Tensor h = torch.zeros(snapshots.get(0).size(0), snapshots.get(0).size(1));
+    Tensor h = snapshots.get(0).new_zeros(snapshots.get(0).size(0), snapshots.get(0).size(1));
     for (Tensor x : snapshots) {
       h = cell.forward(x, h);
     }

@@ -71,7 +71,7 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
     long t = in.targetCount();
     long s = in.sampleCount();
     if (s == 0) {
-      return torch.zeros(t, dimOut);
+      return in.sinceEdge().new_zeros(t, dimOut); // on the inputs' device
     }
     int dh = dimOut / heads;
     // chunk, not narrow: its backward writes the [S, 2 dimOut] gradient once (a cat), where two
@@ -83,14 +83,15 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
     Tensor score =
         torch.leaky_relu(q.mul(key).view(s, heads, dh).sum(2), new Scalar(0.2)); // [S, heads]
     Tensor padded =
-        torch
-            .full(new long[] {t * in.fanout(), heads}, new Scalar(-1e30))
+        score
+            .new_full(new long[] {t * in.fanout(), heads}, new Scalar(-1e30))
             .index_copy(0, in.slot(), score)
             .view(t, in.fanout(), heads);
     Tensor att = padded.softmax(1).view(t * in.fanout(), heads).index_select(0, in.slot());
     att = Dropout.apply(att, attentionDropout, is_training()); // [S, heads]
     Tensor weighted = value.view(s, heads, dh).mul(att.unsqueeze(2)).view(s, dimOut);
-    Tensor agg = torch.zeros(t, dimOut).index_add(0, in.targetIndex(), weighted); // [T, dimOut]
+    Tensor agg =
+        weighted.new_zeros(t, dimOut).index_add(0, in.targetIndex(), weighted); // [T, dimOut]
     Tensor joined =
         nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
     Tensor h = Dropout.apply(out.forward(joined), dropout, is_training()).relu();
@@ -100,14 +101,14 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
   private Tensor query(AttentionInputs in) {
     long t = in.targetCount();
     if (query == null) {
-      return torch.ones(t, dimOut);
+      return in.sinceEdge().new_ones(new long[] {t, dimOut});
     }
     Tensor w = query.weight();
     TensorOptional bias = new TensorOptional(query.bias());
     if (time == null) {
       return torch.linear(in.targets(), w, bias);
     }
-    Tensor zeroTime = time.encode(torch.zeros(1)); // [1, dimTime], the same for every target
+    Tensor zeroTime = time.encode(in.sinceEdge().new_zeros(1)); // [1, dimTime], for every target
     Tensor constant = torch.linear(zeroTime, w.narrow(1, nodeDim, time.dim()), bias); // [1, dimOut]
     if (nodeDim == 0) {
       return constant.expand(t, dimOut);

@@ -132,10 +132,11 @@ public final class C10dBackends {
   }
 
   /**
-   * {@code t} on libtorch device {@code device} ({@code cpu}: itself), for the backend's buffers.
+   * {@code t} on libtorch device {@code device}, for the backend's buffers: itself when it is there
+   * already (a host tensor asked for {@code cpu}, say), else a copy.
    */
   public static Tensor onDevice(Tensor t, String device) {
-    return device.equals("cpu") ? t : t.to(new Device(device), t.scalar_type());
+    return device.equals("cpu") ? Tensors.host(t) : t.to(new Device(device), t.scalar_type());
   }
 
   /** A uint8 tensor {@code [length]} holding {@code data[0 .. length)} (zeros past the array). */

@@ -2,13 +2,18 @@ package dev.depbloom.tensor;
 
 import dev.depbloom.data.InputException;
 import java.util.function.IntSupplier;
+import org.bytedeco.pytorch.Device;
+import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.global.torch;
 
 /**
  * Where one rank of a multi-process run puts its tensors and which c10d backend joins it to the
  * others — the one place this is decided. In the CPU build: the CPU and Gloo, and CUDA is never
  * touched (loading it without a GPU crashes the JVM). In the GPU build ({@code mvn -Pgpu}): {@code
- * cuda:LOCAL_RANK} and NCCL, one GPU per local rank; node memory stays on the host either way.
+ * cuda:LOCAL_RANK} and NCCL, one GPU per local rank; node memory stays on the host either way. The
+ * model replica lives on the device, each batch is built on the host and placed there ({@link
+ * #place}), and what returns to the host (memory writes, scores) is copied back ({@link
+ * Tensors#host}).
  *
  * @param device the libtorch device name, {@code cpu} or {@code cuda:i}
  * @param backend the process group's backend
@@ -57,7 +62,36 @@ public record RankDevice(String device, Backend backend) {
     return new RankDevice("cuda:" + localRank, Backend.NCCL);
   }
 
+  /**
+   * This process's device: that of {@code LOCAL_RANK} from the environment (0 when unset, as for a
+   * single-process run).
+   */
+  public static RankDevice forThisProcess() {
+    String value = System.getenv("LOCAL_RANK");
+    if (value == null || value.isBlank()) {
+      return forLocalRank(0);
+    }
+    try {
+      return forLocalRank(Integer.parseInt(value.trim()));
+    } catch (NumberFormatException e) {
+      throw new InputException("LOCAL_RANK=" + value + ": not a number");
+    }
+  }
+
   public boolean cuda() {
     return backend == Backend.NCCL;
+  }
+
+  /** Whether tensors stay where the host creates them (the CPU build). */
+  public boolean host() {
+    return device.equals("cpu");
+  }
+
+  /**
+   * {@code t} on this device: {@code t} itself on the host, else a copy (null stays null). Batches
+   * are built on the host and placed with this; node memory stays on the host.
+   */
+  public Tensor place(Tensor t) {
+    return t == null || host() ? t : t.to(new Device(device), t.scalar_type());
   }
 }

@@ -62,7 +62,7 @@ public final class Tensors {
 
   /** The values of a float64 tensor, copied to a Java array. */
   public static double[] toDoubles(Tensor t) {
-    Tensor c = t.contiguous();
+    Tensor c = host(t).contiguous();
     int n = (int) c.numel();
     double[] out = new double[n];
     if (n > 0) {
@@ -119,7 +119,7 @@ public final class Tensors {
 
   /** The values of a float32 tensor, copied to a Java array (contiguous copy first if needed). */
   public static float[] toFloats(Tensor t) {
-    Tensor c = t.contiguous();
+    Tensor c = host(t).contiguous();
     int n = (int) c.numel();
     float[] out = new float[n];
     if (n > 0) {
@@ -130,7 +130,7 @@ public final class Tensors {
 
   /** The values of an int64 tensor, copied to a Java array. */
   public static long[] toLongs(Tensor t) {
-    Tensor c = t.contiguous();
+    Tensor c = host(t).contiguous();
     int n = (int) c.numel();
     long[] out = new long[n];
     if (n > 0) {
@@ -142,6 +142,11 @@ public final class Tensors {
   /** A scalar for the binding's arithmetic overloads. */
   public static Scalar scalar(double value) {
     return new Scalar(value);
+  }
+
+  /** {@code t} on the host: itself when it is there, else a copy (see {@link RankDevice}). */
+  public static Tensor host(Tensor t) {
+    return t.is_cpu() ? t : t.cpu();
   }
 
   /** Keeps {@code t} alive past its scope; the caller must {@link #release} it later. */

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import org.bytedeco.pytorch.Device;
+import org.bytedeco.pytorch.DeviceOptional;
 import org.bytedeco.pytorch.InputArchive;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Optimizer;
@@ -67,7 +69,8 @@ public final class Checkpoint {
   public static long[] randomState(Path file) {
     try (StepScope scope = new StepScope()) {
       InputArchive archive = new InputArchive();
-      archive.load_from(file.toString());
+      // onto the host, so that a checkpoint written on a GPU reads anywhere
+      archive.load_from(file.toString(), new DeviceOptional(new Device("cpu")));
       Tensor state = new Tensor();
       archive.read("random_state", state);
       return Tensors.toLongs(state);
@@ -86,7 +89,9 @@ public final class Checkpoint {
     }
     try (StepScope scope = new StepScope()) {
       InputArchive archive = new InputArchive();
-      archive.load_from(file.toString());
+      // tensors load onto the model's device (a checkpoint written on a GPU loads on the host, and
+      // back); memory rows are copied into host memory below either way
+      archive.load_from(file.toString(), new DeviceOptional(model.parameters().get(0).device()));
       InputArchive params = new InputArchive();
       archive.read("model", params);
       model.load(params);

@@ -14,6 +14,7 @@ import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.Dropout;
 import dev.depbloom.nn.EdgePredictor;
 import dev.depbloom.nn.StreamParts;
+import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
@@ -43,6 +44,7 @@ public final class DeviceStep {
   private final TemporalGnn model;
   private final EventStream events;
   private final ModelConfig config;
+  private final RankDevice device; // the replica's: every batch is placed there
 
   /**
    * One task: a logical device's work item (or one event shard of it).
@@ -106,6 +108,7 @@ public final class DeviceStep {
     this.model = replica.model();
     this.events = events;
     this.config = model.config();
+    this.device = replica.device();
   }
 
   /**
@@ -191,7 +194,8 @@ public final class DeviceStep {
         NoGradGuard noGrad = new NoGradGuard()) {
       memory.awaitReadable(view, reads.distinctNodes(), round);
       return Tensors.retain(
-          model.updateMemory(BatchInputs.forMemoryUpdate(reads, memory.view(view)), parts));
+          model.updateMemory(
+              BatchInputs.forMemoryUpdate(reads, memory.view(view)).on(device), parts));
     }
   }
 
@@ -211,16 +215,18 @@ public final class DeviceStep {
         StreamParts parts = new StreamParts()) {
       BatchInputs first =
           BatchInputs.fetchWithSharedUpdate(
-              graph,
-              memories.get(0).store().view(memories.get(0).view()),
-              events,
-              config.memory().combineNodeFeature());
-      Tensor index = Tensors.indices(rows);
+                  graph,
+                  memories.get(0).store().view(memories.get(0).view()),
+                  events,
+                  config.memory().combineNodeFeature())
+              .on(device);
+      Tensor index = device.place(Tensors.indices(rows));
       for (int i = 0; i < memories.size(); i++) {
         // one scope per memory: the first memory's activations are freed before the next one's
         try (StepScope perMemory = new StepScope()) {
           ScoredMemory m = memories.get(i);
-          BatchInputs in = i == 0 ? first : first.withSharedUpdateOf(m.store().view(m.view()));
+          BatchInputs in =
+              i == 0 ? first : first.withSharedUpdateOf(m.store().view(m.view()), device);
           Tensor updated = shared[i].index_select(0, index); // [U, dim]
           EdgePredictor.Scores scores =
               model.predict(
@@ -243,7 +249,7 @@ public final class DeviceStep {
   public void write(BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
-      Tensor updated = shared.index_select(0, Tensors.indices(rows)); // [U, dim]
+      Tensor updated = shared.index_select(0, device.place(Tensors.indices(rows))); // [U, dim]
       try (MemoryWrite w = memoryWrite(graph, updated)) {
         memory.apply(view, w);
       }
@@ -271,11 +277,13 @@ public final class DeviceStep {
   private BatchInputs fetch(Task task, MemoryStore memory, OverlayMemory overlay) {
     BatchGraph graph = task.graph();
     if (graph.reads() == null) {
-      return BatchInputs.fetch(graph, null, events, config.memory().combineNodeFeature());
+      return BatchInputs.fetch(graph, null, events, config.memory().combineNodeFeature())
+          .on(device);
     }
     memory.awaitReadable(task.view(), graph.reads().distinctNodes(), task.round());
     MemoryReader reader = overlay != null ? overlay : memory.view(task.view());
-    return BatchInputs.fetch(graph, reader, events, config.memory().combineNodeFeature());
+    return BatchInputs.fetch(graph, reader, events, config.memory().combineNodeFeature())
+        .on(device);
   }
 
   /**
@@ -341,9 +349,10 @@ public final class DeviceStep {
   }
 
   /** What the batch of {@code graph} writes to memory, or null for memory-less models. */
+  /** The batch's memory write, built on the host (where memory lives) from the updated memory. */
   private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated) {
     return graph.writes() == null
         ? null
-        : graph.writes().toMemoryWrite(updated, events, graph.batch().events());
+        : graph.writes().toMemoryWrite(Tensors.host(updated), events, graph.batch().events());
   }
 }

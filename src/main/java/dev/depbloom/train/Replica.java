@@ -2,12 +2,14 @@ package dev.depbloom.train;
 
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ModelConfig;
+import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.Tensors;
 import java.util.zip.CRC32C;
 import org.bytedeco.pytorch.Adam;
 import org.bytedeco.pytorch.AdamOptions;
+import org.bytedeco.pytorch.Device;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorVector;
 
@@ -20,23 +22,49 @@ import org.bytedeco.pytorch.TensorVector;
  * round updates it.
  */
 public final class Replica implements AutoCloseable {
+  private final RankDevice device;
   private final TemporalGnn model;
   private final Adam optimizer;
   private final TensorVector parameters; // the model's, in a fixed order
 
   /**
+   * A replica on the host.
+   *
    * @param learningRate Adam's learning rate as the schedule resolves it (e.g. scaled by devices)
    */
   public Replica(
       ModelConfig config, int nodeFeatureDim, int edgeFeatureDim, double learningRate, long seed) {
+    this(config, nodeFeatureDim, edgeFeatureDim, learningRate, seed, RankDevice.CPU);
+  }
+
+  /**
+   * A replica initialised on the host (so every device starts from the same values) and moved to
+   * {@code device} before its optimizer is made.
+   */
+  public Replica(
+      ModelConfig config,
+      int nodeFeatureDim,
+      int edgeFeatureDim,
+      double learningRate,
+      long seed,
+      RankDevice device) {
     TensorRuntime.seed(seed);
+    this.device = device;
     this.model = new TemporalGnn(config, nodeFeatureDim, edgeFeatureDim);
+    if (!device.host()) {
+      model.to(new Device(device.device()), false);
+    }
     this.parameters = model.parameters();
     this.optimizer = new Adam(parameters, new AdamOptions(learningRate));
   }
 
   public TemporalGnn model() {
     return model;
+  }
+
+  /** Where the parameters live, and where batches must be placed. */
+  public RankDevice device() {
+    return device;
   }
 
   public Adam optimizer() {

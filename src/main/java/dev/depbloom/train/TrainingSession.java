@@ -10,6 +10,7 @@ import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.NeighborSamplerFactory;
 import dev.depbloom.sampling.SamplerConfig;
 import dev.depbloom.sampling.TemporalCsr;
+import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.TensorRuntime;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,8 @@ public final class TrainingSession implements AutoCloseable {
             run.events().nodeFeatures().dim(),
             edgeDim,
             config.schedule().learningRate(config.train().learningRate()),
-            RandomStreams.derive(run.seed(), RandomStreams.key("init")));
+            RandomStreams.derive(run.seed(), RandomStreams.key("init")),
+            RankDevice.forThisProcess());
     this.memory = config.memory().enabled() ? memoryStore(run, views) : null;
     this.samplers = new ArrayList<>();
     if (config.sampling().enabled()) {
