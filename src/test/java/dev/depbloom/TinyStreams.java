@@ -63,22 +63,27 @@ public final class TinyStreams {
 
   /** A training run of a shipped model with small dimensions and batches of 100, one thread. */
   public static TrainingRun tinyRun(EventStream events, String model, long seed) {
-    var config =
-        ModelZoo.config(
-            model,
-            Map.of(
-                "memory.dim_out",
-                "8",
-                "memory.dim_time",
-                "4",
-                "gnn.dim_out",
-                "8",
-                "gnn.dim_time",
-                model.equals("dysat") ? "0" : "4",
-                "train.batch_size",
-                "100"));
+    return tinyRun(events, model, seed, Map.of());
+  }
+
+  /** As {@link #tinyRun(EventStream, String, long)}, with further configuration overrides. */
+  public static TrainingRun tinyRun(
+      EventStream events, String model, long seed, Map<String, String> overrides) {
+    Map<String, String> o = new java.util.HashMap<>();
+    o.put("memory.dim_out", "8");
+    o.put("memory.dim_time", "4");
+    o.put("gnn.dim_out", "8");
+    o.put("gnn.dim_time", model.equals("dysat") ? "0" : "4");
+    o.put("train.batch_size", "100");
+    o.putAll(overrides);
     return new TrainingRun(
-        events, "tiny", Split.of(events), config, seed, new ThreadBudget(1, 1), 1);
+        events,
+        "tiny",
+        Split.of(events),
+        ModelZoo.config(model, o),
+        seed,
+        new ThreadBudget(1, 1),
+        1);
   }
 
   /**

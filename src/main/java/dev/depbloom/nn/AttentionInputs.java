@@ -33,31 +33,6 @@ public record AttentionInputs(
     int fanout,
     StreamParts streamParts) {
 
-  public AttentionInputs(
-      Tensor targets,
-      Tensor sources,
-      Tensor sourceIndex,
-      Tensor edgeFeatures,
-      Tensor edgeIndex,
-      Tensor sinceEdge,
-      Tensor targetIndex,
-      Tensor slot,
-      long targetCount,
-      int fanout) {
-    this(
-        targets,
-        sources,
-        sourceIndex,
-        edgeFeatures,
-        edgeIndex,
-        sinceEdge,
-        targetIndex,
-        slot,
-        targetCount,
-        fanout,
-        null);
-  }
-
   public long sampleCount() {
     return targetIndex.size(0);
   }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.EventStream;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
@@ -33,20 +31,10 @@ class BatchPlacementTest {
   @ParameterizedTest
   @ValueSource(strings = {"jodie", "tgn", "apan", "tgat", "dysat"})
   void everyTensorOfAPlacedBatchIsOnTheDevice(String model) {
-    EventStream events = TinyStreams.random(50, 700, 3, 17);
-    TrainingRun tiny = TinyStreams.tinyRun(events, model, 2);
-    var config =
-        ModelZoo.config(
-            model,
-            Map.of(
-                "memory.dim_out", "8",
-                "gnn.dim_out", "8",
-                "gnn.dim_time", model.equals("dysat") ? "0" : "4",
-                "train.batch_size", "100",
-                "sampling.duration", "60"));
     TrainingRun run =
-        new TrainingRun(
-            events, "tiny", tiny.split(), config, 2, tiny.threads(), tiny.samplerThreads());
+        TinyStreams.tinyRun(
+            TinyStreams.random(50, 700, 3, 17), model, 2, Map.of("sampling.duration", "60"));
+    var config = run.config();
     try (TrainingSession host = new TrainingSession(run);
         StepScope scope = new StepScope()) {
       Batch batch = host.batch(3, 300, 400, 1, 7, 3);

@@ -117,7 +117,8 @@ class GradientCheckTest {
               Tensors.indices(target),
               Tensors.indices(slot),
               3,
-              3);
+              3,
+              null);
       Tensor ours = layer.forward(in);
       Tensor reference = denseAttention(layer, in, target, slot, heads, out);
       assertClose(reference, ours, 1e-5f);

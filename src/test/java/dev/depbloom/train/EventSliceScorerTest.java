@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.MemoryStore;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,20 +121,8 @@ class EventSliceScorerTest {
   }
 
   private static TrainingRun run(String model) {
-    EventStream events = TinyStreams.random(50, 700, 3, 17);
-    TrainingRun tiny = TinyStreams.tinyRun(events, model, 2);
-    var config =
-        ModelZoo.config(
-            model,
-            Map.of(
-                "memory.dim_out", "8",
-                "memory.dim_time", "4",
-                "gnn.dim_out", "8",
-                "gnn.dim_time", model.equals("dysat") ? "0" : "4",
-                "train.batch_size", "100",
-                "sampling.duration", "60"));
-    return new TrainingRun(
-        events, "tiny", tiny.split(), config, 2, tiny.threads(), tiny.samplerThreads());
+    return TinyStreams.tinyRun(
+        TinyStreams.random(50, 700, 3, 17), model, 2, Map.of("sampling.duration", "60"));
   }
 
   /**
