@@ -9,11 +9,22 @@ import java.util.function.Supplier;
 import org.bytedeco.pytorch.Tensor;
 
 /**
- * The parts of one plan's forward pass that depend only on the event stream and the parameters, not
- * on memory (an attention layer's edge and time projections), kept for a second forward pass over
- * the same plan with other memory: the test scores both protocols on the same sampled
- * neighborhoods, and the second reuses what the first computed. Only for passes without gradient.
- * Each part is keyed by the module that computed it; the tensors are retained past their step's
+ * The parts of one plan's forward pass that do not depend on memory values, kept for a second pass
+ * over the same plan with other memory: the test scores both protocols on the same sampled
+ * neighborhoods, and the second pass reuses what the first computed. Only for passes without
+ * gradient.
+ *
+ * <ul>
+ *   <li>An attention layer's edge and time projections depend only on the sampled neighborhood
+ *       ({@link #computeIfAbsent}).
+ *   <li>A memory updater's time projection depends on the time since each read node's last update
+ *       or mail. Two memories that saw the same events share those times for most nodes (the
+ *       continued memory and TGL's replay both end at the last validation event; they differ where
+ *       the replay's batches, cut across the training/validation boundary, kept other mails), so
+ *       the projection is reused row by row where the times are equal ({@link #addRowwise}).
+ * </ul>
+ *
+ * Each part is keyed by the module that computed it; its tensors are retained past their step's
  * scope and released by {@link #close()}.
  */
 public final class StreamParts implements AutoCloseable {
@@ -46,6 +57,9 @@ public final class StreamParts implements AutoCloseable {
       return base.add(value);
     }
     Tensor out = base.add(p.value());
+    if (input.size(0) == 0) {
+      return out;
+    }
     // the rows where any delta differs (NaN differs from itself: projected afresh too)
     Tensor differ = p.input().ne(input).view(input.size(0), -1).any(1).nonzero().view(-1);
     if (differ.size(0) > 0) {

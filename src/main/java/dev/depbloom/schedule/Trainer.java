@@ -411,10 +411,11 @@ public final class Trainer implements AutoCloseable {
       scorer.eventsPerPass(testEventsPerPass);
       List<ScoredMemory> memories = List.of();
       if (memory) {
-        // the replay keeps one worker's budget (set by the test pass): its per-batch products are
-        // small, and with the BLAS threads of all workers each one waits for a helper thread that a
-        // loaded machine may not schedule for milliseconds (JODIE: replay 4-6 s instead of 0.4-0.8
-        // s)
+        // the replay runs with one worker's budget, as the test pass does: its per-batch products
+        // are small, and with the BLAS threads of all workers (validation's) each one waits for a
+        // helper thread that a loaded machine may not schedule for milliseconds (JODIE: replay 4-6
+        // s instead of 0.4-0.8 s)
+        TensorRuntime.applyThreads(run.threads());
         session.resetSampler(view);
         replay(replayed, view);
         memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
