@@ -34,7 +34,13 @@ public final class TrainingSession implements AutoCloseable {
   private final BatchPlanner planner;
   private final DeviceStep step;
 
+  /** A session whose replica lives on this process's device ({@link RankDevice#forThisProcess}). */
   public TrainingSession(TrainingRun run) {
+    this(run, RankDevice.forThisProcess());
+  }
+
+  /** A session whose replica lives on {@code device} (node memory stays on the host). */
+  public TrainingSession(TrainingRun run, RankDevice device) {
     this.run = run;
     ModelConfig config = run.config();
     TensorRuntime.applyThreads(run.threads());
@@ -47,7 +53,7 @@ public final class TrainingSession implements AutoCloseable {
             edgeDim,
             config.schedule().learningRate(config.train().learningRate()),
             RandomStreams.derive(run.seed(), RandomStreams.key("init")),
-            RankDevice.forThisProcess());
+            device);
     this.memory = config.memory().enabled() ? memoryStore(run, views) : null;
     this.samplers = new ArrayList<>();
     if (config.sampling().enabled()) {

@@ -7,6 +7,7 @@ import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
@@ -59,12 +60,17 @@ final class ScheduleRuns {
 
   /** As {@link #train(TrainingRun, int)}, committing with {@code commit} unless it is null. */
   static State train(TrainingRun run, int epochs, CommitPolicy commit) {
+    return train(run, epochs, commit, RankDevice.forThisProcess());
+  }
+
+  /** As {@link #train(TrainingRun, int, CommitPolicy)}, the replica on {@code device}. */
+  static State train(TrainingRun run, int epochs, CommitPolicy commit, RankDevice device) {
     Schedule schedule =
         Schedules.of(
             run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
     List<Double> losses = new ArrayList<>();
     try (StepScope scope = new StepScope();
-        TrainingSession s = new TrainingSession(run);
+        TrainingSession s = new TrainingSession(run, device);
         RoundRunner runner =
             new RoundRunner(
                 s,
