@@ -230,6 +230,15 @@ public final class C10dCollective implements Collective {
           "the collective needs the " + parameterCount + " parameter shapes before a sum");
     }
     Tensor[] mine = InProcessCollective.sumInOrder(local, parameterCount);
+    // the flat buffer is built where the gradients are (the replica's device): zeros and the
+    // presence flags are made beside them
+    Tensor where = null;
+    for (Tensor g : mine) {
+      if (g != null) {
+        where = g;
+        break;
+      }
+    }
     List<Tensor> parts = new ArrayList<>(parameterCount + 1);
     float[] present = new float[parameterCount];
     long[] sizes = new long[parameterCount];
@@ -239,10 +248,10 @@ public final class C10dCollective implements Collective {
         present[p] = 1;
         parts.add(mine[p].detach().to(torch.ScalarType.Float).reshape(-1));
       } else {
-        parts.add(torch.zeros(sizes[p]));
+        parts.add(beside(where, torch.zeros(sizes[p])));
       }
     }
-    parts.add(Tensors.floats(present, parameterCount));
+    parts.add(beside(where, Tensors.floats(present, parameterCount)));
     Tensor flat = torch.cat(new TensorVector(parts.toArray(new Tensor[0])), 0);
     Tensor summed = allReduce("the all-reduce of gradients", flat, Traffic.GRADIENTS);
     float[] counts =
@@ -257,6 +266,13 @@ public final class C10dCollective implements Collective {
       offset += sizes[p];
     }
     return out;
+  }
+
+  /**
+   * Host tensor {@code t} on the device of {@code where} (itself when that is the host or null).
+   */
+  private static Tensor beside(Tensor where, Tensor t) {
+    return where == null || where.is_cpu() ? t : t.to(where.device(), t.scalar_type());
   }
 
   @Override

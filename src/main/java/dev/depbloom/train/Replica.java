@@ -80,12 +80,17 @@ public final class Replica implements AutoCloseable {
     return (int) parameters.size();
   }
 
-  /** One optimizer step with the given gradient per parameter (null: none this round). */
+  /**
+   * One optimizer step with the given gradient per parameter (null: none this round), each placed
+   * beside its parameter first (a rank that computed no gradient receives the others' sum on the
+   * host).
+   */
   public void step(Tensor[] gradients) {
     optimizer.zero_grad();
     for (int i = 0; i < gradients.length; i++) {
       if (gradients[i] != null) {
-        parameters.get(i).mutable_grad().put(gradients[i]);
+        Tensor g = device.host() ? Tensors.host(gradients[i]) : device.place(gradients[i]);
+        parameters.get(i).mutable_grad().put(g);
       }
     }
     optimizer.step();
