@@ -54,6 +54,15 @@ public final class EventSliceScorer implements AutoCloseable {
   /** Level-table positions one pass may hold. */
   static final int POSITIONS_PER_PASS = 60_000;
 
+  /**
+   * The passes of a batch, and the parts of its shared memory update, come in multiples of this (at
+   * most one per event, or per 1,024 reads): enough to keep 1, 2 or 4 workers busy, and never
+   * derived from the worker count, so the products have the same shapes, and the scores the same
+   * float rounding, however many workers run them (one process of 2 workers scores as 2 ranks of
+   * 1).
+   */
+  static final int PARTS = 4;
+
   private final DeviceStep step;
   private final BatchPlanner planner;
   private final int workers;
@@ -71,8 +80,8 @@ public final class EventSliceScorer implements AutoCloseable {
   }
 
   /**
-   * Fixes the events per pass (0: sized by {@link #POSITIONS_PER_PASS} and the workers). Results do
-   * not depend on it; tests use it to check so.
+   * Fixes the events per pass (0: sized by {@link #POSITIONS_PER_PASS} and {@link #PARTS}). Results
+   * do not depend on it; tests use it to check so.
    */
   public void eventsPerPass(int events) {
     if (events < 0) {
@@ -180,9 +189,9 @@ public final class EventSliceScorer implements AutoCloseable {
     return out;
   }
 
-  /** Parts the shared memory update is cut into: as many as workers, at least 1,024 rows each. */
-  private int updateParts(SharedReads shared) {
-    return Math.max(1, Math.min(workers, shared.reads().readCount() / 1024));
+  /** Parts the shared memory update is cut into: {@link #PARTS}, at least 1,024 rows each. */
+  private static int updateParts(SharedReads shared) {
+    return Math.max(1, Math.min(PARTS, shared.reads().readCount() / 1024));
   }
 
   /**
@@ -270,7 +279,10 @@ public final class EventSliceScorer implements AutoCloseable {
     }
   }
 
-  /** Events per pass: the fixed size, or what fits the budget, split so every worker has work. */
+  /**
+   * Events per pass: the fixed size, or what fits the budget, in a multiple of {@link #PARTS}
+   * passes so that the workers share them evenly.
+   */
   private int sliceSize(int b, int negatives) {
     if (eventsPerPass > 0) {
       return Math.min(b, eventsPerPass);
@@ -278,7 +290,7 @@ public final class EventSliceScorer implements AutoCloseable {
     long positionsPerEvent = (long) (2 + negatives) * positionsPerRoot;
     int fit = (int) Math.max(1, Math.min(b, POSITIONS_PER_PASS / positionsPerEvent));
     int passes = (b + fit - 1) / fit;
-    passes = Math.min(b, ((passes + workers - 1) / workers) * workers); // a multiple of workers
+    passes = Math.min(b, ((passes + PARTS - 1) / PARTS) * PARTS); // a multiple of PARTS
     return (b + passes - 1) / passes;
   }
 

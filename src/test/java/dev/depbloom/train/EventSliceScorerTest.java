@@ -39,6 +39,21 @@ class EventSliceScorerTest {
   }
 
   /**
+   * The slicing and the shared update's parts do not depend on the worker count: one worker scores
+   * and writes bit for bit as two (so one process of two workers tests as two ranks of one).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "apan", "jodie", "tgat", "dysat"})
+  void oneWorkerScoresAndWritesBitForBitAsTwo(String model) {
+    TrainingRun run = run(model);
+    float[][] one = score(run, -1, 1);
+    float[][] two = score(run, -1, 2);
+    for (int a = 0; a < one.length; a++) {
+      assertArrayEquals(one[a], two[a], model + ": array " + a);
+    }
+  }
+
+  /**
    * The test scores its two protocols in one pass, sharing plans and the layers' edge and time
    * projections, and the memory updaters' time projections where the two memories' time deltas are
    * equal: each memory's scores and writes equal, bit for bit, those of scoring it alone. The
@@ -127,15 +142,16 @@ class EventSliceScorerTest {
 
   /**
    * Positive scores, negative scores and final memory of batches 3 to 5; {@code eventsPerPass} 0
-   * means one {@link DeviceStep#evaluate} pass per batch. (In the first batches DySAT's oldest
-   * snapshot is empty for most roots, and an attention layer without any sampled edge in its pass
-   * returns zeros, as TGL's does: a slice could then differ from the whole batch.)
+   * means one {@link DeviceStep#evaluate} pass per batch, negative the scorer's own slicing. (In
+   * the first batches DySAT's oldest snapshot is empty for most roots, and an attention layer
+   * without any sampled edge in its pass returns zeros, as TGL's does: a slice could then differ
+   * from the whole batch.)
    */
   private static float[][] score(TrainingRun run, int eventsPerPass, int workers) {
     try (TrainingSession s = new TrainingSession(run);
         EventSliceScorer scorer =
             new EventSliceScorer(s.step(), s.planner(), run.config(), workers)) {
-      scorer.eventsPerPass(eventsPerPass);
+      scorer.eventsPerPass(Math.max(0, eventsPerPass));
       s.replica().model().eval();
       TestNegatives negatives = new TestNegatives(run.events(), run.seed());
       float[] pos = new float[0];
