@@ -3,6 +3,7 @@ package dev.depbloom.tensor;
 import dev.depbloom.data.InputException;
 import java.util.function.IntSupplier;
 import org.bytedeco.pytorch.Device;
+import org.bytedeco.pytorch.MemoryFormatOptional;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.global.torch;
 
@@ -89,9 +90,19 @@ public record RankDevice(String device, Backend backend) {
 
   /**
    * {@code t} on this device: {@code t} itself on the host, else a copy (null stays null). Batches
-   * are built on the host and placed with this; node memory stays on the host.
+   * are built on the host and placed with this; node memory stays on the host. To a GPU the copy
+   * goes through page-locked memory and does not block the host (as a PyTorch loader with {@code
+   * pin_memory}: the host allocator keeps the page-locked block until the copy has completed).
+   * Pinning the node memory itself would not help: a batch's reads are gathered into fresh tensors.
    */
   public Tensor place(Tensor t) {
-    return t == null || host() ? t : t.to(new Device(device), t.scalar_type());
+    if (t == null || host()) {
+      return t;
+    }
+    if (cuda()) {
+      return t.pin_memory()
+          .to(new Device(device), t.scalar_type(), true, false, new MemoryFormatOptional());
+    }
+    return t.to(new Device(device), t.scalar_type());
   }
 }
