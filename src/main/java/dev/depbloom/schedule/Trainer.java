@@ -403,6 +403,11 @@ public final class Trainer implements AutoCloseable {
         memory ? views() : List.<dev.depbloom.memory.NodeMemory>of());
     session.replica().model().eval();
     int view = memory ? runner.schedule().validationView() : 0;
+    // the replay and the test pass run with one worker's budget: the replay's per-batch products
+    // are small, and with the BLAS threads of all workers (validation's) each one waits for a
+    // helper thread that a loaded machine may not schedule for milliseconds (JODIE: replay 4-6 s
+    // instead of 0.4-0.8 s)
+    TensorRuntime.applyThreads(run.threads());
     List<TestScoreAccumulator> scores;
     try (EventSliceScorer scorer =
             new EventSliceScorer(
@@ -411,11 +416,6 @@ public final class Trainer implements AutoCloseable {
       scorer.eventsPerPass(testEventsPerPass);
       List<ScoredMemory> memories = List.of();
       if (memory) {
-        // the replay runs with one worker's budget, as the test pass does: its per-batch products
-        // are small, and with the BLAS threads of all workers (validation's) each one waits for a
-        // helper thread that a loaded machine may not schedule for milliseconds (JODIE: replay 4-6
-        // s instead of 0.4-0.8 s)
-        TensorRuntime.applyThreads(run.threads());
         session.resetSampler(view);
         replay(replayed, view);
         memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
@@ -462,7 +462,6 @@ public final class Trainer implements AutoCloseable {
    */
   private List<TestScoreAccumulator> testPass(
       int view, List<ScoredMemory> memories, EventSliceScorer scorer, int epoch) {
-    TensorRuntime.applyThreads(run.threads());
     int ranking = config.train().evalNegatives();
     TestNegatives negatives = new TestNegatives(run.events(), run.seed());
     List<TestScoreAccumulator> scores = new ArrayList<>();

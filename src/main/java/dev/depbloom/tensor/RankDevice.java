@@ -89,17 +89,21 @@ public record RankDevice(String device, Backend backend) {
   }
 
   /**
-   * {@code t} on this device: {@code t} itself on the host, else a copy (null stays null). Batches
-   * are built on the host and placed with this; node memory stays on the host. To a GPU the copy
-   * goes through page-locked memory and does not block the host (as a PyTorch loader with {@code
-   * pin_memory}: the host allocator keeps the page-locked block until the copy has completed).
-   * Pinning the node memory itself would not help: a batch's reads are gathered into fresh tensors.
+   * {@code t} on this device: {@code t} itself when it is there already, else a copy (null stays
+   * null). Batches are built on the host and placed with this; node memory stays on the host. From
+   * the host to a GPU the copy goes through page-locked memory and does not block the host (as a
+   * PyTorch loader with {@code pin_memory}: the host allocator keeps the page-locked block until
+   * the copy has completed). Pinning the node memory itself would not help: a batch's reads are
+   * gathered into fresh tensors.
    */
   public Tensor place(Tensor t) {
-    if (t == null || host()) {
-      return t;
+    if (t == null) {
+      return null;
     }
-    if (cuda()) {
+    if (host()) {
+      return Tensors.host(t);
+    }
+    if (cuda() && t.is_cpu()) {
       return t.pin_memory()
           .to(new Device(device), t.scalar_type(), true, false, new MemoryFormatOptional());
     }

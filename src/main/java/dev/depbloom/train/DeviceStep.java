@@ -276,12 +276,11 @@ public final class DeviceStep {
    */
   private BatchInputs fetch(Task task, MemoryStore memory, OverlayMemory overlay) {
     BatchGraph graph = task.graph();
-    if (graph.reads() == null) {
-      return BatchInputs.fetch(graph, null, events, config.memory().combineNodeFeature())
-          .on(device);
+    MemoryReader reader = null;
+    if (graph.reads() != null) {
+      memory.awaitReadable(task.view(), graph.reads().distinctNodes(), task.round());
+      reader = overlay != null ? overlay : memory.view(task.view());
     }
-    memory.awaitReadable(task.view(), graph.reads().distinctNodes(), task.round());
-    MemoryReader reader = overlay != null ? overlay : memory.view(task.view());
     return BatchInputs.fetch(graph, reader, events, config.memory().combineNodeFeature())
         .on(device);
   }
@@ -348,8 +347,10 @@ public final class DeviceStep {
     return kept;
   }
 
-  /** What the batch of {@code graph} writes to memory, or null for memory-less models. */
-  /** The batch's memory write, built on the host (where memory lives) from the updated memory. */
+  /**
+   * What the batch of {@code graph} writes to memory, or null for memory-less models; built on the
+   * host, where memory lives, from the updated memory.
+   */
   private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated) {
     return graph.writes() == null
         ? null

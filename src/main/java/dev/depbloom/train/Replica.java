@@ -89,8 +89,7 @@ public final class Replica implements AutoCloseable {
     optimizer.zero_grad();
     for (int i = 0; i < gradients.length; i++) {
       if (gradients[i] != null) {
-        Tensor g = device.host() ? Tensors.host(gradients[i]) : device.place(gradients[i]);
-        parameters.get(i).mutable_grad().put(g);
+        parameters.get(i).mutable_grad().put(device.place(gradients[i]));
       }
     }
     optimizer.step();
