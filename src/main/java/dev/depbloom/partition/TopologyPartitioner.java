@@ -13,14 +13,16 @@ import dev.depbloom.data.EventStream;
  *       nodes in order of first appearance, a node weighing the events it is the source of.
  *   <li>Refinement: up to {@link #REFINEMENT_ROUNDS} rounds of balance-constrained label
  *       propagation (each node moves to the part it shares most events with).
+ *   <li>Exact balance ({@link ExactBalance}): events move out of chains above their share, latest
+ *       first, until every chain holds {@code events / P} (to one event).
  * </ol>
  *
- * Both respect the capacity {@code (1 + SLACK) * events / P} per part, except that a node heavier
- * than the room left anywhere goes to the lightest part. Deterministic: no randomness, fixed orders
- * and tie rules. Time O(window * (P + rounds)).
+ * The first two respect the capacity {@code (1 + SLACK) * events / P} per part, except that a node
+ * heavier than the room left anywhere goes to the lightest part; the third moves at most that
+ * excess. Deterministic: no randomness, fixed orders and tie rules. Time O(window * (P + rounds)).
  */
 public final class TopologyPartitioner implements Partitioner {
-  /** Allowed excess of a chain's events over the mean: 5%. */
+  /** Allowed excess of a part's node weight over the mean before exact balancing: 5%. */
   public static final double SLACK = 0.05;
 
   /** Rounds of label propagation at most. */
@@ -38,6 +40,7 @@ public final class TopologyPartitioner implements Partitioner {
     for (int i = 0; i < eventChain.length; i++) {
       eventChain[i] = part[graph.eventSource[i]];
     }
+    ExactBalance.equalize(graph, part, eventChain, chains);
     return WindowPartition.ofEventChains(events, from, to, chains, eventChain);
   }
 

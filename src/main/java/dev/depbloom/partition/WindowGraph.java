@@ -16,15 +16,22 @@ final class WindowGraph {
   final int[] offsets; // [n + 1] adjacency rows
   final int[] adjacency; // [offsets[n]] local ids
   final int[] eventSource; // [window] local id of every event's source
+  final int[] eventDestination; // [window] local id of every event's destination
   final long totalWeight; // = window events
 
   private WindowGraph(
-      int[] nodes, int[] weight, int[] offsets, int[] adjacency, int[] eventSource) {
+      int[] nodes,
+      int[] weight,
+      int[] offsets,
+      int[] adjacency,
+      int[] eventSource,
+      int[] eventDestination) {
     this.nodes = nodes;
     this.weight = weight;
     this.offsets = offsets;
     this.adjacency = adjacency;
     this.eventSource = eventSource;
+    this.eventDestination = eventDestination;
     this.totalWeight = eventSource.length;
   }
 
@@ -41,11 +48,13 @@ final class WindowGraph {
     }
     int[] weight = new int[n];
     int[] eventSource = new int[to - from];
+    int[] eventDestination = new int[to - from];
     int[] offsets = new int[n + 1];
     for (int e = from; e < to; e++) {
       int u = local[src[e]];
       weight[u]++;
       eventSource[e - from] = u;
+      eventDestination[e - from] = local[dst[e]];
       if (src[e] != dst[e]) {
         offsets[u + 1]++;
         offsets[local[dst[e]] + 1]++;
@@ -64,7 +73,8 @@ final class WindowGraph {
         adjacency[fill[v]++] = u;
       }
     }
-    return new WindowGraph(Arrays.copyOf(nodes, n), weight, offsets, adjacency, eventSource);
+    return new WindowGraph(
+        Arrays.copyOf(nodes, n), weight, offsets, adjacency, eventSource, eventDestination);
   }
 
   private static int number(int[] local, int[] nodes, int n, int v) {

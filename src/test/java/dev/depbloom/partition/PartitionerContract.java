@@ -37,6 +37,24 @@ abstract class PartitionerContract {
     }
   }
 
+  /**
+   * Chains of equal size, to one event: with a window that is a multiple of {@code P k B}, every
+   * chain's share is whole large batches, so no round of the window is cut short.
+   */
+  @Test
+  void chainsHoldEqualSharesOfTheWindowToOneEvent() {
+    for (int chains = 1; chains <= 8; chains++) {
+      WindowPartition p = create().partition(EVENTS, FROM, TO, chains);
+      int[] counts = new int[chains];
+      for (int e = FROM; e < TO; e++) {
+        counts[p.chainOf(e)]++;
+      }
+      int min = Arrays.stream(counts).min().orElseThrow();
+      int max = Arrays.stream(counts).max().orElseThrow();
+      assertTrue(max - min <= 1, chains + " chains: " + Arrays.toString(counts));
+    }
+  }
+
   @Test
   void everyActiveNodeHasOneOwnerAndOtherNodesNone() {
     WindowPartition p = create().partition(EVENTS, FROM, TO, 4);

@@ -155,4 +155,40 @@ class DepBloomScheduleTest {
           dev.depbloom.tensor.Tensors.toFloats(s.memory().view(1).memoryTensor()));
     }
   }
+
+  /**
+   * Topology chains hold equal shares of a window, so a window of a multiple of {@code P k B}
+   * events is whole rounds: every work item holds B events and an epoch has {@code events / (P k
+   * B)} rounds, as many as DistTGL's at the same G (before, the larger chains' excess took an extra
+   * round per window).
+   */
+  @Test
+  void windowsOfWholeLargeBatchesGiveOnlyFullRounds() {
+    EventStream events = TinyStreams.randomWithTies(11, 300, 24_000, 6_000);
+    int b = 100;
+    for (int[] pk : new int[][] {{2, 1}, {4, 1}, {2, 2}, {8, 1}}) {
+      int p = pk[0];
+      int k = pk[1];
+      int window = 3 * p * k * b;
+      DepBloomSchedule s =
+          new DepBloomSchedule(
+              events,
+              24_000 - 24_000 % window,
+              b,
+              window,
+              p,
+              k,
+              new dev.depbloom.partition.TopologyPartitioner(),
+              false,
+              false);
+      List<RoundPlan> rounds = s.plan(1);
+      assertEquals((24_000 / window) * 3, rounds.size(), "P " + p + " k " + k);
+      for (RoundPlan r : rounds) {
+        assertEquals(p * k, r.items().size(), "P " + p + " k " + k + " round " + r.index());
+        for (ItemPlan item : r.items()) {
+          assertEquals(b, item.events().length, "P " + p + " k " + k + " round " + r.index());
+        }
+      }
+    }
+  }
 }
