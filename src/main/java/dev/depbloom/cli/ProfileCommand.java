@@ -60,7 +60,9 @@ final class ProfileCommand implements Callable<Integer> {
       names = "--windows",
       paramLabel = "W[,W...]",
       split = ",",
-      description = "Candidate window sizes in events (default: 4000,12000,40000).")
+      description =
+          "Candidate window sizes in events (default: the multiples of G x B nearest to"
+              + " 4000, 12000 and 40000).")
   List<Integer> windows;
 
   @Option(
@@ -111,7 +113,8 @@ final class ProfileCommand implements Callable<Integer> {
     if (batchSize < 1) {
       throw new InputException("--batch-size: expected at least 1 event, got " + batchSize);
     }
-    List<Integer> w = windows != null ? windows : ProfileSettings.DEFAULT_WINDOWS;
+    List<Integer> w =
+        windows != null ? windows : ProfileSettings.defaultWindows(devices, batchSize);
     for (int size : w) {
       if (size < 1) {
         throw new InputException("--windows: expected positive window sizes, got " + size);

@@ -8,7 +8,10 @@ import java.util.List;
  */
 public record ProfileSettings(
     int devices, int batchSize, List<Integer> windows, ReadRule readRule) {
-  /** Candidate windows: 4,000 / 12,000 / 40,000 events (12,000 is the paper's Fig. 5a). */
+  /**
+   * Candidate window sizes before alignment: 4,000 / 12,000 / 40,000 events (12,000 is the paper's
+   * Fig. 5a); {@link #defaultWindows} aligns them to the devices and batch size.
+   */
   public static final List<Integer> DEFAULT_WINDOWS = List.of(4_000, 12_000, 40_000);
 
   public ProfileSettings {
@@ -34,7 +37,24 @@ public record ProfileSettings(
    * {@code depbloom} schedule implements (a chain's memory view holds all of its own writes).
    */
   public static ProfileSettings of(int devices, int batchSize) {
-    return new ProfileSettings(devices, batchSize, DEFAULT_WINDOWS, ReadRule.OWN_WRITES);
+    return new ProfileSettings(
+        devices, batchSize, defaultWindows(devices, batchSize), ReadRule.OWN_WRITES);
+  }
+
+  /**
+   * {@link #DEFAULT_WINDOWS}, each moved to the nearest multiple of {@code G * B} (at least one):
+   * with chains of exactly {@code W / P} events ({@link TopologyPartitioner}, {@link
+   * ContiguousPartitioner}), every chain's window share is then whole large batches of {@code k *
+   * B}, and no round of a window is cut short. Duplicates are dropped.
+   */
+  public static List<Integer> defaultWindows(int devices, int batchSize) {
+    long unit = (long) devices * batchSize;
+    java.util.LinkedHashSet<Integer> out = new java.util.LinkedHashSet<>();
+    for (int w : DEFAULT_WINDOWS) {
+      long multiples = Math.max(1, Math.round((double) w / unit));
+      out.add((int) Math.min(Integer.MAX_VALUE, multiples * unit));
+    }
+    return List.copyOf(out);
   }
 
   /** Chain counts P that divide G, ascending. */
