@@ -64,8 +64,13 @@ public record ProfileSettings(
         .toArray();
   }
 
-  /** The smallest useful window: every chain gets at least one large batch, {@code G * B}. */
+  /**
+   * The smallest useful window, {@code 2 G B}: every chain gets at least two large batches. A
+   * window of one round merges the chains' views every round, which is the per-round
+   * synchronisation temporal windows exist to avoid (and a cost the lost-dependency score does not
+   * count: it only sees the dependencies such short windows keep).
+   */
   public long minimumWindow() {
-    return (long) devices * batchSize;
+    return 2L * devices * batchSize;
   }
 }

@@ -11,9 +11,10 @@ import java.util.Locale;
  *
  * <ol>
  *   <li><b>Candidates</b>: every measured (window W, partitioner, P) with {@code P | G} and {@code
- *       k = G / P}, whose window holds at least one large batch per chain ({@code W >= G * B}; when
- *       no window is that large, every window is allowed) and whose balance (largest over mean
- *       chain) is at most {@link #MAX_BALANCE}.
+ *       k = G / P}, whose window holds at least two large batches per chain, two rounds ({@code W
+ *       >= 2 G B}, {@link ProfileSettings#minimumWindow}; when no window is that large, every
+ *       window is allowed) and whose balance (largest over mean chain) is at most {@link
+ *       #MAX_BALANCE}.
  *   <li><b>Score</b>: the share of events at risk, {@code lost + recoverable}: events with a lost
  *       dependency under the profile's read rule (gone for good), plus events stale only because of
  *       an earlier micro-batch of their large batch of {@code k B} (intra-batch refinement recovers
@@ -106,8 +107,8 @@ final class RecommendationRule {
       ProfileSettings settings, Scored best, Scored next, int candidates, boolean windowRule) {
     String window =
         windowRule
-            ? String.format(Locale.ROOT, "windows >= G*B = %,d", settings.minimumWindow())
-            : "any window (none holds G*B events)";
+            ? String.format(Locale.ROOT, "windows >= 2*G*B = %,d", settings.minimumWindow())
+            : "any window (none holds 2*G*B events)";
     String head =
         String.format(
             Locale.ROOT,

@@ -9,8 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The recommendation rule on hand-made measures: G = 4 devices, B = 100 (so windows need 400
- * events), 1,000 events; micro-batch staleness recoverable by refinement 5% at k = 4, 3% at k = 2.
+ * The recommendation rule on hand-made measures: G = 4 devices, B = 100 (so windows need 800
+ * events, two rounds), 1,000 events; micro-batch staleness recoverable by refinement 5% at k = 4,
+ * 3% at k = 2.
  */
 class RecommendationRuleTest {
   private static final List<IntraBatchStaleness> STALENESS =
@@ -95,6 +96,15 @@ class RecommendationRuleTest {
     assertEquals(4, r.chains());
   }
 
+  /** A window of G * B is one round: its chains would merge every round. */
+  @Test
+  void windowsOfOneRoundAreLeftOut() {
+    Recommendation r =
+        choose(List.of(measure(400, "topology", 4, 1, 1), measure(1000, "topology", 4, 10, 1)));
+    assertEquals(1000, r.window());
+    assertEquals(4, r.chains());
+  }
+
   @Test
   void anyWindowIsAllowedWhenNoneHoldsALargeBatchPerChain() {
     List<PartitionMeasure> small =
@@ -128,7 +138,7 @@ class RecommendationRuleTest {
         "P=1 x k=4 (one chain, windows of 2,000) has the fewest events at risk, 5.0% (0.0% lost to"
             + " partitioning under owned-rows reads + 5.0% stale across micro-batches, for"
             + " refinement to recover), among 5 candidates with balance <= 1.10 and windows >="
-            + " G*B = 400; next best P=2 x k=2 (topology, windows of 1,000) at 13.0%.",
+            + " 2*G*B = 800; next best P=2 x k=2 (topology, windows of 1,000) at 13.0%.",
         r.reason());
   }
 
