@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The recommendation rule on hand-made measures: G = 4 devices, B = 100 (so windows need 800
@@ -88,19 +90,15 @@ class RecommendationRuleTest {
     assertEquals(2, r.microBatches());
   }
 
-  @Test
-  void windowsWithLessThanOneLargeBatchPerChainAreLeftOut() {
+  /**
+   * Windows of less than two rounds are left out: 200 events hold less than one large batch per
+   * chain, 400 = G * B exactly one (its chains would merge every round).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {200, 400})
+  void windowsOfLessThanTwoRoundsAreLeftOut(int window) {
     Recommendation r =
-        choose(List.of(measure(200, "topology", 4, 1, 1), measure(1000, "topology", 4, 10, 1)));
-    assertEquals(1000, r.window());
-    assertEquals(4, r.chains());
-  }
-
-  /** A window of G * B is one round: its chains would merge every round. */
-  @Test
-  void windowsOfOneRoundAreLeftOut() {
-    Recommendation r =
-        choose(List.of(measure(400, "topology", 4, 1, 1), measure(1000, "topology", 4, 10, 1)));
+        choose(List.of(measure(window, "topology", 4, 1, 1), measure(1000, "topology", 4, 10, 1)));
     assertEquals(1000, r.window());
     assertEquals(4, r.chains());
   }
