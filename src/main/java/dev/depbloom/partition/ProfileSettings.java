@@ -1,6 +1,8 @@
 package dev.depbloom.partition;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What a {@link DependencyProfile} measures: {@code devices} G, micro-batch size B, the candidate
@@ -10,9 +12,10 @@ public record ProfileSettings(
     int devices, int batchSize, List<Integer> windows, ReadRule readRule) {
   /**
    * Candidate window sizes before alignment: 4,000 / 12,000 / 40,000 events (12,000 is the paper's
-   * Fig. 5a); {@link #defaultWindows} aligns them to the devices and batch size.
+   * Fig. 5a); {@link #defaultWindows} aligns them to the devices and batch size, and only the
+   * aligned ones are candidates.
    */
-  public static final List<Integer> DEFAULT_WINDOWS = List.of(4_000, 12_000, 40_000);
+  private static final List<Integer> WINDOW_TARGETS = List.of(4_000, 12_000, 40_000);
 
   public ProfileSettings {
     if (devices < 1) {
@@ -42,15 +45,15 @@ public record ProfileSettings(
   }
 
   /**
-   * {@link #DEFAULT_WINDOWS}, each moved to the nearest multiple of {@code G * B} (at least one):
+   * {@link #WINDOW_TARGETS}, each moved to the nearest multiple of {@code G * B} (at least one):
    * with chains of exactly {@code W / P} events ({@link TopologyPartitioner}, {@link
    * ContiguousPartitioner}), every chain's window share is then whole large batches of {@code k *
    * B}, and no round of a window is cut short. Duplicates are dropped.
    */
   public static List<Integer> defaultWindows(int devices, int batchSize) {
     long unit = (long) devices * batchSize;
-    java.util.LinkedHashSet<Integer> out = new java.util.LinkedHashSet<>();
-    for (int w : DEFAULT_WINDOWS) {
+    Set<Integer> out = new LinkedHashSet<>();
+    for (int w : WINDOW_TARGETS) {
       long multiples = Math.max(1, Math.round((double) w / unit));
       out.add((int) Math.min(Integer.MAX_VALUE, multiples * unit));
     }

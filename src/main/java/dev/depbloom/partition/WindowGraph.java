@@ -52,12 +52,13 @@ final class WindowGraph {
     int[] offsets = new int[n + 1];
     for (int e = from; e < to; e++) {
       int u = local[src[e]];
+      int v = local[dst[e]];
       weight[u]++;
       eventSource[e - from] = u;
-      eventDestination[e - from] = local[dst[e]];
-      if (src[e] != dst[e]) {
+      eventDestination[e - from] = v;
+      if (u != v) {
         offsets[u + 1]++;
-        offsets[local[dst[e]] + 1]++;
+        offsets[v + 1]++;
       }
     }
     for (int i = 0; i < n; i++) {
