@@ -21,12 +21,18 @@ import java.util.TreeMap;
  *   <li>the round's memory writes crossing the link to host memory: {@code writeBytes / bandwidth},
  *       counting only the rows committed on the critical path (with hot/cold commits, the cold rows
  *       cross while the next round computes);
- *   <li>the optimizer step, the critical-path commit and the window-end merge, as measured.
+ *   <li>the optimizer step, as measured;
+ *   <li>the critical-path commit and the window-end merge of the memory view that took longest, as
+ *       measured: every view lives on its own device and commits and merges there, in parallel with
+ *       the others (here one coordinator thread did them one view after another);
+ *   <li>the rows the merge copied into the view that received most, crossing the link: {@code
+ *       latency + mergeBytes / bandwidth}.
  * </ul>
  *
  * Nothing is fitted: the costs are this run's, the link is the stated {@link Link}. {@link
- * #measuredLink()} gives the same projection with the all-reduce as measured in this process (the
- * in-process sum) and no transfer, for checking against a run with one worker per device.
+ * #measuredLink()} gives the projection of what this process does, for checking against a run with
+ * one worker per device: the all-reduce as measured (the in-process sum), no transfer, and the
+ * commits and merges of all views one after another, as this process's coordinator runs them.
  */
 public final class DeviceProjection implements RoundObserver {
   /** A device interconnect: per-message latency and bandwidth. */
@@ -56,9 +62,19 @@ public final class DeviceProjection implements RoundObserver {
   @Override
   public void roundFinished(RoundCosts c) {
     double compute = compute(c);
-    double fixed = (c.optimizerNanos() + c.commitNanos() + c.mergeNanos()) / 1e9;
-    double modelled = compute + allReduce() + c.writeBytes() / link.bytesPerSecond() + fixed;
-    double measured = compute + c.allReduceNanos() / 1e9 + fixed;
+    double perView = (c.slowestViewCommitNanos() + c.slowestViewMergeNanos()) / 1e9;
+    double mergeLink =
+        c.mergeBytes() == 0 ? 0 : link.latencySeconds() + c.mergeBytes() / link.bytesPerSecond();
+    double modelled =
+        compute
+            + allReduce()
+            + c.writeBytes() / link.bytesPerSecond()
+            + c.optimizerNanos() / 1e9
+            + perView
+            + mergeLink;
+    double measured =
+        compute
+            + (c.allReduceNanos() + c.optimizerNanos() + c.commitNanos() + c.mergeNanos()) / 1e9;
     roundSeconds.add(modelled);
     measuredLinkRoundSeconds.add(measured);
     seconds += modelled;

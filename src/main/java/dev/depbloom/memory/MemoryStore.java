@@ -162,16 +162,20 @@ public final class MemoryStore implements AutoCloseable {
    * the view of the group whose memory of it is latest (its memory time; ties to the first listed)
    * gives every view of the group the memory row, and the view whose latest mail is latest gives
    * them the mailbox ring. Other views are untouched. Refuses while a write to the group is
-   * pending.
+   * pending. Returns, per view of the group (in its order), the time of the copies into it plus the
+   * choice of winners, and the bytes copied into it.
    */
-  public void mergeLatest(List<Integer> group) {
+  public MergeCost mergeLatest(List<Integer> group) {
     lock.lock();
     try {
       int p = group.size();
+      long[] nanos = new long[p];
+      long[] bytes = new long[p];
       if (p == 1) {
         dirty[group.get(0)].clear();
-        return;
+        return new MergeCost(nanos, bytes);
       }
+      long t0 = System.nanoTime();
       java.util.BitSet written = new java.util.BitSet();
       for (int v : group) {
         requireNothingPending(v, "merged");
@@ -195,7 +199,12 @@ public final class MemoryStore implements AutoCloseable {
           }
         }
       }
+      long choose = System.nanoTime() - t0;
+      NodeMemory shape = views.get(group.get(0));
+      long memoryRowBytes = 4L * shape.dim() + 8;
+      long mailRowBytes = (4L * shape.mailDim() + 8) * shape.mailboxSize() + 4;
       for (int to = 0; to < p; to++) {
+        long c0 = System.nanoTime();
         for (int from = 0; from < p; from++) {
           if (from != to) {
             NodeMemory source = views.get(group.get(from));
@@ -210,12 +219,15 @@ public final class MemoryStore implements AutoCloseable {
             for (int node : mailRows) {
               versions[group.get(to)][node]++;
             }
+            bytes[to] += memoryRows.length * memoryRowBytes + mailRows.length * mailRowBytes;
           }
         }
+        nanos[to] = choose + System.nanoTime() - c0;
       }
       for (int v : group) {
         dirty[v].clear();
       }
+      return new MergeCost(nanos, bytes);
     } finally {
       lock.unlock();
     }
@@ -278,6 +290,12 @@ public final class MemoryStore implements AutoCloseable {
       lock.unlock();
     }
   }
+
+  /**
+   * What a merge cost each view of its group (in the group's order): nanoseconds of the copies into
+   * it (with the choice of winners) and bytes copied into it.
+   */
+  public record MergeCost(long[] viewNanos, long[] viewBytes) {}
 
   /** A write announced to a view and not yet committed. */
   public record PendingWrite(int view, MemoryWrite write) {}

@@ -16,6 +16,12 @@ import java.util.List;
  * @param mergeNanos the window-end merge of memory views (0 when the round does not merge)
  * @param writeBytes bytes of the memory rows and mails (with ids and times) the round committed on
  *     the critical path: all of them, or with hot/cold commits the hot ones
+ * @param slowestViewCommitNanos the largest share of {@code commitNanos} one memory view took (on
+ *     real devices every view commits on its own device, all in parallel)
+ * @param slowestViewMergeNanos the same for the merge: the copies into one view, with the choice of
+ *     the winning rows, which every view makes alike
+ * @param mergeBytes bytes of the rows the merge copied into the view that received most: what
+ *     crosses the link to that view's device
  */
 public record RoundCosts(
     int round,
@@ -25,7 +31,10 @@ public record RoundCosts(
     long optimizerNanos,
     long commitNanos,
     long mergeNanos,
-    long writeBytes) {
+    long writeBytes,
+    long slowestViewCommitNanos,
+    long slowestViewMergeNanos,
+    long mergeBytes) {
 
   /**
    * One task's stages. {@code refineWaitNanos} is the time a refined micro-batch waited for the

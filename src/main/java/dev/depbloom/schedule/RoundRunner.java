@@ -8,6 +8,7 @@ import dev.depbloom.device.DeviceWrite;
 import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.HotColdCommit;
 import dev.depbloom.memory.LastWinsCommit;
+import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.ViewRows;
 import dev.depbloom.model.BatchGraph;
@@ -78,6 +79,11 @@ public final class RoundRunner implements AutoCloseable {
   private long criticalWriteBytes; // of the round just committed
   private final Map<String, Long> coordinatorNanos = new HashMap<>(); // this round's, by span name
   private RoundObserver observer; // null: none
+  // of the round in flight, for the observer: the largest per-view commit and merge, and the bytes
+  // the merge copied into the view that received most
+  private long slowestViewCommitNanos;
+  private long slowestViewMergeNanos;
+  private long mergeBytes;
   private final Map<Integer, boolean[]> hotMarks =
       new HashMap<>(); // view -> [N], cleared per round
 
@@ -293,7 +299,12 @@ public final class RoundRunner implements AutoCloseable {
           () -> {
             commit.drain();
             for (List<Integer> group : round.merges()) {
-              session.memory().mergeLatest(group);
+              // memory groups merge on their own devices, in parallel: the slowest view counts
+              MemoryStore.MergeCost cost = session.memory().mergeLatest(group);
+              for (int v = 0; v < group.size(); v++) {
+                slowestViewMergeNanos = Math.max(slowestViewMergeNanos, cost.viewNanos()[v]);
+                mergeBytes = Math.max(mergeBytes, cost.viewBytes()[v]);
+              }
             }
             return null;
           });
@@ -512,8 +523,14 @@ public final class RoundRunner implements AutoCloseable {
             coordinatorNanos.getOrDefault("optimizerStep", 0L),
             coordinatorNanos.getOrDefault("commit", 0L),
             coordinatorNanos.getOrDefault("merge", 0L),
-            bytes);
+            bytes,
+            slowestViewCommitNanos,
+            slowestViewMergeNanos,
+            mergeBytes);
     coordinatorNanos.clear();
+    slowestViewCommitNanos = 0;
+    slowestViewMergeNanos = 0;
+    mergeBytes = 0;
     return c;
   }
 
@@ -555,12 +572,19 @@ public final class RoundRunner implements AutoCloseable {
 
   private Void commitWrites(
       List<DeviceWrite> writes, int round, java.util.function.IntFunction<boolean[]> hotRows) {
-    List<CommitPolicy.ViewWrite> byView = new ArrayList<>(writes.size());
+    java.util.TreeMap<Integer, List<CommitPolicy.ViewWrite>> byView = new java.util.TreeMap<>();
     for (DeviceWrite w : writes) {
-      byView.add(new CommitPolicy.ViewWrite(w.view(), w.write()));
+      byView
+          .computeIfAbsent(w.view(), v -> new ArrayList<>())
+          .add(new CommitPolicy.ViewWrite(w.view(), w.write()));
     }
-    try (StepScope scope = new StepScope()) {
-      commit.commit(session.memory(), byView, round, hotRows);
+    // one view at a time, timed: on real devices each view commits on its own, in parallel
+    for (List<CommitPolicy.ViewWrite> viewWrites : byView.values()) {
+      long t0 = System.nanoTime();
+      try (StepScope scope = new StepScope()) {
+        commit.commit(session.memory(), viewWrites, round, hotRows);
+      }
+      slowestViewCommitNanos = Math.max(slowestViewCommitNanos, System.nanoTime() - t0);
     }
     return null;
   }

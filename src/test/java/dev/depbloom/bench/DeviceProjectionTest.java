@@ -29,6 +29,9 @@ class DeviceProjectionTest {
             0,
             0,
             0,
+            0,
+            0,
+            0,
             0);
     assertEquals(0.025, DeviceProjection.compute(c), 1e-12);
   }
@@ -50,21 +53,39 @@ class DeviceProjectionTest {
             0,
             0,
             0,
+            0,
+            0,
+            0,
             0);
     assertEquals(0.030, DeviceProjection.compute(c), 1e-12);
   }
 
   @Test
-  void aRoundAddsTheRingAllReduceTheCriticalWritesAndTheMeasuredRoundEnd() {
+  void aRoundAddsTheRingAllReduceTheCriticalWritesAndTheSlowestViewsCommitAndMerge() {
     DeviceProjection p = new DeviceProjection(4, 8_000_000, new DeviceProjection.Link(1e-5, 1e9));
     // ring over 4: 2 * 3 * 10 us + 2 * 3/4 * 8 MB / 1 GB/s = 60 us + 12 ms
     assertEquals(0.01206, p.allReduce(), 1e-12);
+    // commit 2 ms and merge 3 ms over all views, 1.5 ms and 1 ms of them the slowest view's; the
+    // merge copied 2 MB into the view that received most
     RoundCosts c =
         new RoundCosts(
-            0, 10, List.of(task(0, 0, -1, 0, 0, 0, 10)), 7 * MS, 1 * MS, 2 * MS, 3 * MS, 4_000_000);
+            0,
+            10,
+            List.of(task(0, 0, -1, 0, 0, 0, 10)),
+            7 * MS,
+            1 * MS,
+            2 * MS,
+            3 * MS,
+            4_000_000,
+            1_500_000,
+            1 * MS,
+            2_000_000);
     p.roundFinished(c);
-    assertEquals(0.010 + 0.01206 + 0.004 + 0.006, p.seconds(), 1e-12);
-    assertEquals(0.010 + 0.007 + 0.006, p.measuredLink(), 1e-12);
+    // device 10 ms, all-reduce, 4 MB of writes (4 ms), optimizer 1 ms, slowest view's commit and
+    // merge 2.5 ms, merge transfer 10 us + 2 ms
+    assertEquals(0.010 + 0.01206 + 0.004 + 0.001 + 0.0025 + 0.00001 + 0.002, p.seconds(), 1e-12);
+    // this process: all-reduce 7 ms as measured, optimizer, every view's commit and merge in turn
+    assertEquals(0.010 + 0.007 + 0.001 + 0.002 + 0.003, p.measuredLink(), 1e-12);
   }
 
   @Test

@@ -89,4 +89,29 @@ class MemoryStoreTest {
       assertEquals(0, store.version(1, 2));
     }
   }
+
+  /**
+   * Three views: view 0 wrote node 1, view 2 wrote node 3, nothing else. Each view receives the
+   * rows it did not win, memory (2 floats and a time: 16 bytes) and mailbox (one mail of 3 floats
+   * and its time, and the ring position: 24 bytes): views 0 and 2 one node each, view 1 two.
+   */
+  @Test
+  void aMergeReportsTheBytesCopiedIntoEachView() {
+    try (StepScope scope = new StepScope();
+        MemoryStore store = new MemoryStore(3, 5, 2, 1, 3, 10);
+        MemoryWrite a = write(1, 4.0);
+        MemoryWrite b = write(3, 5.0)) {
+      store.apply(0, a);
+      store.apply(2, b);
+      MemoryStore.MergeCost cost = store.mergeLatest(java.util.List.of(0, 1, 2));
+      assertEquals(
+          java.util.List.of(40L, 80L, 40L),
+          java.util.Arrays.stream(cost.viewBytes()).boxed().toList());
+      assertEquals(3, cost.viewNanos().length);
+      for (int v = 0; v < 3; v++) {
+        assertEquals(4.0, store.view(v).lastUpdate(1));
+        assertEquals(5.0, store.view(v).lastUpdate(3));
+      }
+    }
+  }
 }
