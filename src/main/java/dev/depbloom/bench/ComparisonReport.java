@@ -16,15 +16,18 @@ public final class ComparisonReport {
   private ComparisonReport() {}
 
   /** The rows as a markdown table (times in seconds; "-" where the target was not reached). */
-  public static String markdown(ScheduleComparison.Result r, DeviceProjection.Link link) {
+  public static String markdown(
+      ScheduleComparison.Result r, DeviceProjection.Link link, int validationsPerEpoch) {
     StringBuilder b = new StringBuilder();
     b.append(
         String.format(
             Locale.ROOT,
-            "Target validation AP %.4f (sequential's final minus 0.5 points). Projection: each"
-                + " logical device costs its item as measured on one worker here; ring all-reduce"
-                + " and memory writes over a link of %.0f us latency, %.0f GB/s.%n%n",
+            "Target validation AP %.4f (sequential's final minus 0.5 points), checked %d times"
+                + " an epoch. Projection: each logical device costs its item as measured on one"
+                + " worker here; ring all-reduce and memory writes over a link of %.0f us latency,"
+                + " %.0f GB/s.%n%n",
             r.targetValAp(),
+            validationsPerEpoch,
             link.latencySeconds() * 1e6,
             link.bytesPerSecond() / 1e9));
     b.append(
@@ -120,6 +123,66 @@ public final class ComparisonReport {
       measured.setMarkerColor(color);
       measured.setShowInLegend(false);
     }
+    try {
+      BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + png, e);
+    }
+  }
+
+  /**
+   * Validation AP against projected training seconds, one line per row through every validation
+   * (inside epochs and at their ends), with the target as a dashed line: where each row crosses it
+   * is its projected time to target.
+   */
+  public static void plotCurves(ScheduleComparison.Result r, String title, Path png) {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(960)
+            .height(580)
+            .title(title)
+            .xAxisTitle("training seconds projected to G devices")
+            .yAxisTitle("validation AP")
+            .build();
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+    chart.getStyler().setMarkerSize(6);
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    int i = 0;
+    double longest = 0;
+    for (ScheduleComparison.Row row : r.rows()) {
+      List<ScheduleComparison.ValidationPoint> points = row.validations();
+      if (points.isEmpty()) {
+        continue;
+      }
+      double[] x =
+          points.stream()
+              .mapToDouble(ScheduleComparison.ValidationPoint::projectedSeconds)
+              .toArray();
+      double[] y = points.stream().mapToDouble(ScheduleComparison.ValidationPoint::valAp).toArray();
+      longest = Math.max(longest, x[x.length - 1]);
+      XYSeries s = chart.addSeries(row.label(), x, y);
+      s.setLineColor(PALETTE[i % PALETTE.length]);
+      s.setMarkerColor(PALETTE[i++ % PALETTE.length]);
+      s.setMarker(
+          switch (row.schedule()) {
+            case "sequential" -> SeriesMarkers.SQUARE;
+            case "disttgl" -> SeriesMarkers.CIRCLE;
+            default -> SeriesMarkers.DIAMOND;
+          });
+    }
+    XYSeries target =
+        chart.addSeries(
+            "target", new double[] {0, longest}, new double[] {r.targetValAp(), r.targetValAp()});
+    target.setMarker(SeriesMarkers.NONE);
+    target.setLineColor(java.awt.Color.GRAY);
+    target.setLineStyle(
+        new java.awt.BasicStroke(
+            1.5f,
+            java.awt.BasicStroke.CAP_BUTT,
+            java.awt.BasicStroke.JOIN_MITER,
+            10f,
+            new float[] {6f, 4f},
+            0f));
     try {
       BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
     } catch (IOException e) {

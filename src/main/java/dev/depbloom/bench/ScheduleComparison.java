@@ -21,9 +21,10 @@ import java.util.function.Consumer;
  * ablations, on the same data, model, seed and epochs (DESIGN.md sections 3 and 5): validation and
  * test AP, events/s measured here, events/s projected to G real devices ({@link DeviceProjection}),
  * and the time to reach the target validation AP ({@code sequential}'s final validation AP minus
- * 0.5 points, checked at every epoch's validation) measured and projected — the fair measure when
- * schedules do different work per epoch, as DistTGL's memory groups do. The speedup of a row is the
- * fastest {@code disttgl} row's projected time to target over the row's.
+ * 0.5 points, checked at every validation: {@link Settings#validationsPerEpoch} per epoch, the last
+ * at the epoch's end) measured and projected — the fair measure when schedules do different work
+ * per epoch, as DistTGL's memory groups do. The speedup of a row is the fastest {@code disttgl}
+ * row's projected time to target over the row's.
  */
 public final class ScheduleComparison {
   /** Half a point of AP: the target is sequential's final validation AP minus this. */
@@ -36,6 +37,8 @@ public final class ScheduleComparison {
    * @param checkDevices G of the runs that check the projection against a measured run with one
    *     worker per device (0: none)
    * @param out folder of the rows' run folders
+   * @param validationsPerEpoch validations per epoch, the last at its end ({@link
+   *     Trainer#validationsPerEpoch}): the time to target is known to within an epoch over this
    */
   public record Settings(
       int devices,
@@ -44,7 +47,8 @@ public final class ScheduleComparison {
       int checkDevices,
       Path out,
       Set<RowGroup> groups,
-      Set<Integer> disttglK) {}
+      Set<Integer> disttglK,
+      int validationsPerEpoch) {}
 
   /**
    * The groups of rows a comparison can run; {@code sequential} always runs, since its final
@@ -76,6 +80,13 @@ public final class ScheduleComparison {
   /** Validation after an epoch: cumulative training seconds, measured and projected. */
   public record EpochPoint(int epoch, double trainSeconds, double projectedSeconds, double valAp) {}
 
+  /**
+   * A validation inside epoch {@code epoch} or at its end, training having reached stream position
+   * {@code position}: cumulative training seconds, measured and projected.
+   */
+  public record ValidationPoint(
+      int epoch, int position, double trainSeconds, double projectedSeconds, double valAp) {}
+
   /** One compared configuration and what it measured. */
   public record Row(
       String schedule,
@@ -91,7 +102,8 @@ public final class ScheduleComparison {
       Double timeToTargetSeconds,
       Double projectedTimeToTargetSeconds,
       Double speedupOverDisttgl,
-      List<EpochPoint> epochs) {
+      List<EpochPoint> epochs,
+      List<ValidationPoint> validations) {
 
     /** This row with its times to target, measured and projected (null: never reached). */
     Row withTimeToTarget(Double measured, Double projected) {
@@ -109,7 +121,8 @@ public final class ScheduleComparison {
           measured,
           projected,
           speedupOverDisttgl,
-          epochs);
+          epochs,
+          validations);
     }
 
     /** This row with its speedup over the fastest disttgl row (null: not comparable). */
@@ -128,7 +141,8 @@ public final class ScheduleComparison {
           timeToTargetSeconds,
           projectedTimeToTargetSeconds,
           speedup,
-          epochs);
+          epochs,
+          validations);
     }
   }
 
@@ -254,7 +268,9 @@ public final class ScheduleComparison {
             new ThreadBudget(t.intraOp(), t.blas(), c.workers()),
             base.samplerThreads());
     List<EpochPoint> points = new ArrayList<>();
+    List<ValidationPoint> validations = new ArrayList<>();
     try (Trainer trainer = new Trainer(run)) {
+      trainer.validationsPerEpoch(s.validationsPerEpoch());
       DeviceProjection projection =
           new DeviceProjection(resolved.devices(), 4L * trainer.parameterCount(), s.link());
       trainer.observe(projection);
@@ -263,10 +279,24 @@ public final class ScheduleComparison {
       trainer.addListener(
           new TrainingListener() {
             @Override
+            public void checkFinished(int epoch, int position, double seconds, double valAp) {
+              validations.add(
+                  new ValidationPoint(
+                      epoch, position, trained[0] + seconds, projection.seconds(), valAp));
+            }
+
+            @Override
             public void epochFinished(EpochMetrics m) {
               trained[0] += m.trainSeconds();
               events[0] += m.trainEvents();
               points.add(new EpochPoint(m.epoch(), trained[0], projection.seconds(), m.valAp()));
+              validations.add(
+                  new ValidationPoint(
+                      m.epoch(),
+                      base.split().trainEnd(),
+                      trained[0],
+                      projection.seconds(),
+                      m.valAp()));
             }
           });
       RunDirectory dir =
@@ -287,17 +317,21 @@ public final class ScheduleComparison {
           null,
           null,
           null,
-          List.copyOf(points));
+          List.copyOf(points),
+          List.copyOf(validations));
     }
   }
 
-  /** The rows with their times to target and their speedup over the fastest disttgl row. */
+  /**
+   * The rows with their times to target (at the first validation at or above it) and their speedup
+   * over the fastest disttgl row.
+   */
   static List<Row> withTargets(List<Row> rows, double target) {
     Double bestDisttgl = null;
     List<Row> timed = new ArrayList<>();
     for (Row r : rows) {
-      EpochPoint hit = null;
-      for (EpochPoint p : r.epochs()) {
+      ValidationPoint hit = null;
+      for (ValidationPoint p : r.validations()) {
         if (p.valAp() >= target) {
           hit = p;
           break;

@@ -42,8 +42,9 @@ import picocli.CommandLine.Option;
           + " no critical path), and reports per row: validation and test AP, training events/s"
           + " measured on this machine's workers and projected to G real devices, the time to"
           + " reach sequential's final validation AP minus 0.5 points (measured and projected),"
-          + " and the speedup over the fastest disttgl. Writes comparison.json, comparison.md"
-          + " and comparison.png to --out. The projection uses only costs measured in the run and"
+          + " and the speedup over the fastest disttgl. Writes comparison.json, comparison.md,"
+          + " comparison.png (AP against events/s) and comparison-curves.png (AP against projected"
+          + " time, every validation) to --out. The projection uses only costs measured in the run and"
           + " the stated link; two runs at G = --check-devices with one worker per device check"
           + " it against measurement. Test passes score one negative per event (test AP does"
           + " not depend on more) unless --set train.eval_negatives says otherwise.",
@@ -103,6 +104,17 @@ final class SchedulesBenchCommand implements Callable<Integer> {
   List<Integer> disttglK = new ArrayList<>();
 
   @Option(
+      names = "--validations-per-epoch",
+      paramLabel = "N",
+      defaultValue = "4",
+      description =
+          "Validations per epoch, the last at its end (default 4): the time to target is found"
+              + " to within 1/N of an epoch. A validation inside an epoch copies the validation"
+              + " memory view, replays the epoch's remaining training events into the copy and"
+              + " validates on it; training is untouched and its time is not training time.")
+  int validationsPerEpoch;
+
+  @Option(
       names = "--check-devices",
       paramLabel = "G",
       defaultValue = "2",
@@ -141,11 +153,13 @@ final class SchedulesBenchCommand implements Callable<Integer> {
   public Integer call() {
     if (devices < 1
         || epochs < 1
+        || validationsPerEpoch < 1
         || checkDevices < 0
         || latencyMicros < 0
         || gigabytesPerSecond <= 0) {
       throw new InputException(
-          "--devices and --epochs must be at least 1, --check-devices at least 0, the link"
+          "--devices, --epochs and --validations-per-epoch must be at least 1, --check-devices"
+              + " at least 0, the link"
               + " latency at least 0 and its bandwidth positive");
     }
     for (int k : disttglK) {
@@ -202,7 +216,8 @@ final class SchedulesBenchCommand implements Callable<Integer> {
                 checkDevices,
                 dir.resolve("runs"),
                 groups,
-                new java.util.TreeSet<>(disttglK)),
+                new java.util.TreeSet<>(disttglK),
+                validationsPerEpoch),
             row -> {
               err.printf(
                   Locale.ROOT,
@@ -215,13 +230,14 @@ final class SchedulesBenchCommand implements Callable<Integer> {
                   row.projectedEventsPerSecond());
               err.flush();
             });
-    String md = ComparisonReport.markdown(r, link);
+    String md = ComparisonReport.markdown(r, link, validationsPerEpoch);
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("data", base.dataSource());
     summary.put("model", config.name());
     summary.put("devices", devices);
     summary.put("epochs", epochs);
     summary.put("workers", w);
+    summary.put("validationsPerEpoch", validationsPerEpoch);
     summary.put("rowGroups", groups);
     summary.put("disttglK", disttglK);
     summary.put("linkLatencySeconds", link.latencySeconds());
@@ -240,6 +256,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         r,
         config.name() + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
         dir.resolve("comparison.png"));
+    ComparisonReport.plotCurves(
+        r,
+        config.name()
+            + " on "
+            + base.dataSource()
+            + ", G = "
+            + devices
+            + ": validation AP"
+            + " against projected training time",
+        dir.resolve("comparison-curves.png"));
     PrintWriter o2 = spec.commandLine().getOut();
     o2.print(md);
     if (json) {

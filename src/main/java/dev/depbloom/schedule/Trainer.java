@@ -60,6 +60,7 @@ public final class Trainer implements AutoCloseable {
   private final Collective collective;
   private final List<TrainingListener> listeners = new ArrayList<>();
   private int testEventsPerPass; // 0: EventSliceScorer's budget
+  private int validationsPerEpoch = 1; // the epoch's end, and checks inside it (ValidationChecks)
 
   public Trainer(TrainingRun run) {
     this(run, new InProcessCollective());
@@ -108,6 +109,24 @@ public final class Trainer implements AutoCloseable {
   /** Records every training round's stages into {@code trace} (one track per logical device). */
   public void trace(ChromeTrace trace) {
     runner.trace(trace);
+  }
+
+  /**
+   * Validates {@code n} times an epoch instead of once: at the epoch's end as always, and {@code n
+   * - 1} times inside it, after the rounds {@link ValidationChecks} picks (evenly spread over the
+   * training events, where the validation view is whole). A check leaves training untouched: it
+   * copies the validation view, replays the epoch's remaining training events into the copy (memory
+   * writes only, no scoring, as TGL's test protocol replays), then validates on it. Its time is not
+   * training time. One process only.
+   */
+  public void validationsPerEpoch(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("validations per epoch must be at least 1: " + n);
+    }
+    if (n > 1 && collective.worldSize() > 1) {
+      throw new IllegalStateException("validation inside an epoch runs in one process only");
+    }
+    this.validationsPerEpoch = n;
   }
 
   /** Parameters of the model (a gradient is 4 bytes each). */
@@ -167,12 +186,19 @@ public final class Trainer implements AutoCloseable {
     session.replica().model().train(true);
     runner.resetTimers();
     List<RoundPlan> rounds = runner.schedule().plan(epoch);
+    Map<Integer, Integer> checks = new java.util.HashMap<>(); // round -> position
+    for (ValidationChecks.Check c :
+        ValidationChecks.plan(
+            rounds, runner.schedule().validationView(), validationsPerEpoch, split.trainEnd())) {
+      checks.put(c.round(), c.position());
+    }
     long total = rounds.stream().mapToLong(RoundPlan::events).sum();
     for (TrainingListener l : listeners) {
       l.phaseStarted("train", epoch, total);
     }
     long[] sentBefore = bytesSent();
     long t0 = System.nanoTime();
+    long checkNanos = 0; // time spent validating inside the epoch: not training time
     double lossSum = 0; // of the rounds' losses, each the mean over the round's events
     long events = 0;
     for (int r = 0; r < rounds.size(); r++) {
@@ -186,12 +212,23 @@ public final class Trainer implements AutoCloseable {
       for (TrainingListener l : listeners) {
         l.batchFinished("train", events, lossSum / (r + 1));
       }
+      Integer position = checks.get(r);
+      if (position != null) {
+        runner.drain();
+        long c0 = System.nanoTime();
+        double trained = (c0 - t0 - checkNanos) / 1e9;
+        double ap = check(epoch, position);
+        checkNanos += System.nanoTime() - c0;
+        for (TrainingListener l : listeners) {
+          l.checkFinished(epoch, position, trained, ap);
+        }
+      }
     }
     runner.drain();
     for (TrainingListener l : listeners) {
       l.phaseFinished("train");
     }
-    double trainSeconds = (System.nanoTime() - t0) / 1e9;
+    double trainSeconds = (System.nanoTime() - t0 - checkNanos) / 1e9;
     long[] sent = bytesSent();
     for (int k = 0; k < sent.length; k++) {
       sent[k] -= sentBefore[k];
@@ -332,42 +369,88 @@ public final class Trainer implements AutoCloseable {
 
   private double[] validate(int epoch) {
     int view = runner.schedule().validationView();
+    return validate(epoch, "val", session.memory(), view, session.sampler(view));
+  }
+
+  /**
+   * A validation inside epoch {@code epoch}, training having reached stream position {@code
+   * position}: on a copy of the validation view into which the rest of the epoch's training events
+   * are replayed, with a sampler of its own (the training views' samplers keep their cursors).
+   * Returns the validation AP; training state is untouched.
+   */
+  private double check(int epoch, int position) {
+    int view = runner.schedule().validationView();
+    evaluationThreads();
+    session.replica().model().eval();
+    try (NeighborSampler sampler = session.newSampler()) {
+      if (session.memory() == null) {
+        return validate(epoch, null, null, 0, sampler)[0];
+      }
+      try (MemoryStore copy = session.freshMemory()) {
+        int[] all = new int[run.events().nodeCount()];
+        java.util.Arrays.setAll(all, i -> i);
+        copy.view(0).copyRows(session.memory().view(view), all, all);
+        walk(
+            null,
+            epoch,
+            position,
+            split.trainEnd(),
+            (i, start, end) -> session.batch(i, start, end, 0, REPLAY, epoch, start),
+            REPLAY,
+            (batch, stream) ->
+                session
+                    .step()
+                    .replay(session.planner().planWrite(batch, stream, sampler), copy, 0));
+        return validate(epoch, null, copy, 0, sampler)[0];
+      }
+    } finally {
+      session.replica().model().train(true);
+      TensorRuntime.applyThreads(run.threads());
+    }
+  }
+
+  /**
+   * Validation AP, AUC and loss of view {@code view} of {@code memory} (null: no memory), reported
+   * to the listeners as {@code phase} (null: a check inside an epoch, not reported).
+   */
+  private double[] validate(
+      int epoch, String phase, MemoryStore memory, int view, NeighborSampler sampler) {
     List<Double> aps = new ArrayList<>();
     List<Double> aucs = new ArrayList<>();
     List<Double> losses = new ArrayList<>();
     walk(
-        "val",
+        phase,
         epoch,
         split.trainEnd(),
         split.valEnd(),
         (i, start, end) -> session.batch(i, start, end, 1, VAL, epoch, start),
         VAL,
         (batch, stream) -> {
-          BatchScores s = evaluate(batch, stream, view);
+          BatchScores s = evaluate(batch, stream, memory, view, sampler);
           try {
             aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
             aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
             losses.add(RankingMetrics.binaryCrossEntropy(s.positive(), s.firstNegative()));
           } catch (IllegalArgumentException e) {
             throw stopped(
-                "val",
+                phase == null ? "train" : phase, // a check stops inside the training phase
                 TrainingDivergedException.inEpoch(
-                    epoch, "validation " + where(batch), e.getMessage()));
+                    epoch,
+                    (phase == null ? "validation inside the epoch, " : "validation ")
+                        + where(batch),
+                    e.getMessage()));
           }
         });
     return new double[] {mean(aps), mean(aucs), mean(losses)};
   }
 
   /** Scores a batch in one pass and writes its memory. */
-  private BatchScores evaluate(Batch batch, long stream, int view) {
+  private BatchScores evaluate(
+      Batch batch, long stream, MemoryStore memory, int view, NeighborSampler sampler) {
     return session
         .step()
         .evaluate(
-            session.planner().plan(batch, stream, session.sampler(view)),
-            session.memory(),
-            view,
-            batch.index(),
-            true);
+            session.planner().plan(batch, stream, sampler), memory, view, batch.index(), true);
   }
 
   /** {@code "batch 5 (events 120,600-121,200)"}. */
@@ -518,7 +601,8 @@ public final class Trainer implements AutoCloseable {
 
   /**
    * Walks events {@code [from, to)} in TGL-aligned batches from {@code source}; batch streams are
-   * keyed by (seed, phase, epoch, first event).
+   * keyed by (seed, phase, epoch, first event). The listeners follow it as {@code phase} (null:
+   * they are not told).
    */
   private long walk(
       String phase,
@@ -529,7 +613,8 @@ public final class Trainer implements AutoCloseable {
       long phaseKey,
       BatchAction action) {
     List<int[]> bounds = session.bounds(from, to);
-    for (TrainingListener l : listeners) {
+    List<TrainingListener> told = phase == null ? List.of() : listeners;
+    for (TrainingListener l : told) {
       l.phaseStarted(phase, epoch, to - from);
     }
     long done = 0;
@@ -539,11 +624,11 @@ public final class Trainer implements AutoCloseable {
       action.apply(
           source.batch(i, start, end), RandomStreams.derive(run.seed(), phaseKey, epoch, start));
       done += end - start;
-      for (TrainingListener l : listeners) {
+      for (TrainingListener l : told) {
         l.batchFinished(phase, done, Double.NaN);
       }
     }
-    for (TrainingListener l : listeners) {
+    for (TrainingListener l : told) {
       l.phaseFinished(phase);
     }
     return done;

@@ -12,5 +12,11 @@ public interface TrainingListener {
 
   default void epochFinished(EpochMetrics metrics) {}
 
+  /**
+   * A validation inside an epoch finished: training had reached stream position {@code position}
+   * after {@code trainSeconds} of the epoch (validation time excluded).
+   */
+  default void checkFinished(int epoch, int position, double trainSeconds, double valAp) {}
+
   default void testFinished(TestMetrics metrics) {}
 }

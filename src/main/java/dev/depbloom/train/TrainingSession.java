@@ -30,6 +30,7 @@ public final class TrainingSession implements AutoCloseable {
   private final Replica replica;
   private final MemoryStore memory; // null without memory
   private final List<NeighborSampler> samplers; // one per view; empty without sampling
+  private final TemporalCsr csr; // null without sampling
   private final NegativeSampler negatives;
   private final BatchPlanner planner;
   private final DeviceStep step;
@@ -56,8 +57,8 @@ public final class TrainingSession implements AutoCloseable {
             device);
     this.memory = config.memory().enabled() ? memoryStore(run, views) : null;
     this.samplers = new ArrayList<>();
-    if (config.sampling().enabled()) {
-      TemporalCsr csr = TemporalCsr.build(run.events(), true);
+    this.csr = config.sampling().enabled() ? TemporalCsr.build(run.events(), true) : null;
+    if (csr != null) {
       for (int v = 0; v < views; v++) {
         samplers.add(sampler(run, csr));
       }
@@ -104,6 +105,14 @@ public final class TrainingSession implements AutoCloseable {
   /** The sampler of a memory view, or null for models that read no neighbors. */
   public NeighborSampler sampler(int view) {
     return samplers.isEmpty() ? null : samplers.get(view);
+  }
+
+  /**
+   * A sampler of its own, with fresh cursors, drawing what the views' samplers draw (samples depend
+   * only on the stream and the seed); null for models that read no neighbors. The caller closes it.
+   */
+  public NeighborSampler newSampler() {
+    return csr == null ? null : sampler(run, csr);
   }
 
   /** Time starts over for one view: its memory and its sampler's cursors are reset. */

@@ -10,11 +10,12 @@ import org.junit.jupiter.api.Test;
 /** Times to target and speedups over the fastest disttgl, on hand-made curves. */
 class ScheduleComparisonTest {
   private static ScheduleComparison.Row row(String schedule, double... apAtEpochs) {
-    List<ScheduleComparison.EpochPoint> points = new java.util.ArrayList<>();
+    List<ScheduleComparison.ValidationPoint> points = new java.util.ArrayList<>();
     for (int e = 0; e < apAtEpochs.length; e++) {
       points.add(
-          new ScheduleComparison.EpochPoint(
+          new ScheduleComparison.ValidationPoint(
               e + 1,
+              100,
               10.0 * (e + 1),
               2.0 * (e + 1) * (schedule.equals("depbloom") ? 0.5 : 1),
               apAtEpochs[e]));
@@ -33,6 +34,7 @@ class ScheduleComparisonTest {
         null,
         null,
         null,
+        List.of(),
         points);
   }
 
@@ -55,6 +57,22 @@ class ScheduleComparisonTest {
     assertEquals(1.0, rows.get(2).speedupOverDisttgl());
     assertNull(rows.get(4).timeToTargetSeconds());
     assertNull(rows.get(4).speedupOverDisttgl());
+  }
+
+  /** A validation inside an epoch that clears the target counts, though the epoch's end did not. */
+  @Test
+  void aValidationInsideAnEpochCanReachTheTarget() {
+    List<ScheduleComparison.ValidationPoint> points = new java.util.ArrayList<>();
+    points.add(new ScheduleComparison.ValidationPoint(1, 50, 5.0, 0.5, 0.85));
+    points.add(new ScheduleComparison.ValidationPoint(1, 100, 10.0, 1.0, 0.80));
+    points.add(new ScheduleComparison.ValidationPoint(2, 50, 15.0, 1.5, 0.90));
+    points.add(new ScheduleComparison.ValidationPoint(2, 100, 20.0, 2.0, 0.90));
+    ScheduleComparison.Row r =
+        new ScheduleComparison.Row(
+            "depbloom", "d", "d", 8, 2, 0.90, 0, 0, 0, 0, null, null, null, List.of(), points);
+    ScheduleComparison.Row timed = ScheduleComparison.withTargets(List.of(r), 0.85).get(0);
+    assertEquals(5.0, timed.timeToTargetSeconds());
+    assertEquals(0.5, timed.projectedTimeToTargetSeconds());
   }
 
   @Test

@@ -81,8 +81,17 @@ class SchedulesBenchCommandTest {
       assertTrue(row.get("projectedEventsPerSecond").asDouble() > 0);
     }
     assertEquals("sequential", rows.get(0).get("schedule").asText());
+    // three validations inside the one epoch (the default of 4 an epoch), then its end
+    JsonNode validations = rows.get(0).get("validations");
+    assertEquals(4, validations.size(), validations.toString());
+    for (int v = 1; v < 4; v++) {
+      assertTrue(
+          validations.get(v).get("position").asInt()
+              > validations.get(v - 1).get("position").asInt());
+    }
     assertEquals(2, summary.get("checks").size());
-    for (String f : List.of("comparison.json", "comparison.md", "comparison.png")) {
+    for (String f :
+        List.of("comparison.json", "comparison.md", "comparison.png", "comparison-curves.png")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
     }
   }
