@@ -32,14 +32,15 @@ public final class ComparisonReport {
             link.bytesPerSecond() / 1e9));
     b.append(
         "| row | schedule | G | W | val AP | test AP | events/s here | events/s projected"
-            + " | time to target here (s) | projected (s) | speedup over disttgl |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+            + " | time to target here (s) | projected (s) | speedup over disttgl"
+            + " | projected (s) until it stays at the target | sustained speedup |\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (List<ScheduleComparison.Row> rows : List.of(r.rows(), r.checks())) {
       for (ScheduleComparison.Row row : rows) {
         b.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %d | %d | %.4f | %.4f | %,.0f | %,.0f | %s | %s | %s |%n",
+                "| %s | %s | %d | %d | %.4f | %.4f | %,.0f | %,.0f | %s | %s | %s | %s | %s |%n",
                 row.label(),
                 row.describe().replace("|", "/"),
                 row.devices(),
@@ -50,9 +51,9 @@ public final class ComparisonReport {
                 row.projectedEventsPerSecond(),
                 seconds(row.timeToTargetSeconds()),
                 seconds(row.projectedTimeToTargetSeconds()),
-                row.speedupOverDisttgl() == null
-                    ? "-"
-                    : String.format(Locale.ROOT, "%.2fx", row.speedupOverDisttgl())));
+                times(row.speedupOverDisttgl()),
+                seconds(row.projectedSustainedTimeToTargetSeconds()),
+                times(row.sustainedSpeedupOverDisttgl())));
       }
     }
     for (ScheduleComparison.Row check : r.checks()) {
@@ -68,6 +69,10 @@ public final class ComparisonReport {
               check.projectedOnThisMachineEventsPerSecond() / check.eventsPerSecond()));
     }
     return b.append('\n').toString();
+  }
+
+  private static String times(Double x) {
+    return x == null ? "-" : String.format(Locale.ROOT, "%.2fx", x);
   }
 
   private static String seconds(Double s) {

@@ -87,7 +87,12 @@ public final class ScheduleComparison {
   public record ValidationPoint(
       int epoch, int position, double trainSeconds, double projectedSeconds, double valAp) {}
 
-  /** One compared configuration and what it measured. */
+  /**
+   * One compared configuration and what it measured. The time to target is the first validation at
+   * or above the target; the <em>sustained</em> one (projected only) the validation from which
+   * every later one stays at or above it, so a curve that touches the target and falls back below
+   * it is not counted as there until it stays.
+   */
   public record Row(
       String schedule,
       String label,
@@ -102,11 +107,14 @@ public final class ScheduleComparison {
       Double timeToTargetSeconds,
       Double projectedTimeToTargetSeconds,
       Double speedupOverDisttgl,
+      Double projectedSustainedTimeToTargetSeconds,
+      Double sustainedSpeedupOverDisttgl,
       List<EpochPoint> epochs,
       List<ValidationPoint> validations) {
 
-    /** This row with its times to target, measured and projected (null: never reached). */
-    Row withTimeToTarget(Double measured, Double projected) {
+    /** This row with its times to target and speedups (null: never reached, or no disttgl did). */
+    Row withTargets(
+        Double measured, Double projected, Double speedup, Double sustained, Double sustainedUp) {
       return new Row(
           schedule,
           label,
@@ -120,27 +128,9 @@ public final class ScheduleComparison {
           projectedOnThisMachineEventsPerSecond,
           measured,
           projected,
-          speedupOverDisttgl,
-          epochs,
-          validations);
-    }
-
-    /** This row with its speedup over the fastest disttgl row (null: not comparable). */
-    Row withSpeedup(Double speedup) {
-      return new Row(
-          schedule,
-          label,
-          describe,
-          devices,
-          workers,
-          valAp,
-          testAp,
-          eventsPerSecond,
-          projectedEventsPerSecond,
-          projectedOnThisMachineEventsPerSecond,
-          timeToTargetSeconds,
-          projectedTimeToTargetSeconds,
           speedup,
+          sustained,
+          sustainedUp,
           epochs,
           validations);
     }
@@ -317,45 +307,66 @@ public final class ScheduleComparison {
           null,
           null,
           null,
+          null,
+          null,
           List.copyOf(points),
           List.copyOf(validations));
     }
   }
 
   /**
-   * The rows with their times to target (at the first validation at or above it) and their speedup
-   * over the fastest disttgl row.
+   * The rows with their times to target (first and sustained, see {@link Row}) and their speedups
+   * over the fastest disttgl row by the same measure.
    */
   static List<Row> withTargets(List<Row> rows, double target) {
-    Double bestDisttgl = null;
-    List<Row> timed = new ArrayList<>();
+    Double bestFirst = null;
+    Double bestSustained = null;
+    List<ValidationPoint[]> hits = new ArrayList<>(); // per row: first, sustained
     for (Row r : rows) {
-      ValidationPoint hit = null;
+      ValidationPoint first = null;
       for (ValidationPoint p : r.validations()) {
         if (p.valAp() >= target) {
-          hit = p;
+          first = p;
           break;
         }
       }
-      Row t =
-          r.withTimeToTarget(
-              hit == null ? null : hit.trainSeconds(), hit == null ? null : hit.projectedSeconds());
-      if (r.schedule().equals("disttgl") && t.projectedTimeToTargetSeconds() != null) {
-        bestDisttgl =
-            bestDisttgl == null
-                ? t.projectedTimeToTargetSeconds()
-                : Math.min(bestDisttgl, t.projectedTimeToTargetSeconds());
+      ValidationPoint sustained = null;
+      for (int i = r.validations().size() - 1; i >= 0; i--) {
+        if (r.validations().get(i).valAp() < target) {
+          break;
+        }
+        sustained = r.validations().get(i);
       }
-      timed.add(t);
+      hits.add(new ValidationPoint[] {first, sustained});
+      if (r.schedule().equals("disttgl")) {
+        bestFirst = fastest(bestFirst, first);
+        bestSustained = fastest(bestSustained, sustained);
+      }
     }
     List<Row> out = new ArrayList<>();
-    for (Row t : timed) {
-      Double speedup =
-          bestDisttgl == null || t.projectedTimeToTargetSeconds() == null
-              ? null
-              : bestDisttgl / t.projectedTimeToTargetSeconds();
-      out.add(t.withSpeedup(speedup));
+    for (int i = 0; i < rows.size(); i++) {
+      ValidationPoint first = hits.get(i)[0];
+      ValidationPoint sustained = hits.get(i)[1];
+      out.add(
+          rows.get(i)
+              .withTargets(
+                  first == null ? null : first.trainSeconds(),
+                  first == null ? null : first.projectedSeconds(),
+                  speedup(bestFirst, first),
+                  sustained == null ? null : sustained.projectedSeconds(),
+                  speedup(bestSustained, sustained)));
     }
     return out;
+  }
+
+  private static Double fastest(Double best, ValidationPoint p) {
+    if (p == null) {
+      return best;
+    }
+    return best == null ? p.projectedSeconds() : Math.min(best, p.projectedSeconds());
+  }
+
+  private static Double speedup(Double best, ValidationPoint p) {
+    return best == null || p == null ? null : best / p.projectedSeconds();
   }
 }

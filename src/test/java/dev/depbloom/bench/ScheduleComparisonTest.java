@@ -34,6 +34,8 @@ class ScheduleComparisonTest {
         null,
         null,
         null,
+        null,
+        null,
         List.of(),
         points);
   }
@@ -69,10 +71,49 @@ class ScheduleComparisonTest {
     points.add(new ScheduleComparison.ValidationPoint(2, 100, 20.0, 2.0, 0.90));
     ScheduleComparison.Row r =
         new ScheduleComparison.Row(
-            "depbloom", "d", "d", 8, 2, 0.90, 0, 0, 0, 0, null, null, null, List.of(), points);
+            "depbloom",
+            "d",
+            "d",
+            8,
+            2,
+            0.90,
+            0,
+            0,
+            0,
+            0,
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(),
+            points);
     ScheduleComparison.Row timed = ScheduleComparison.withTargets(List.of(r), 0.85).get(0);
     assertEquals(5.0, timed.timeToTargetSeconds());
     assertEquals(0.5, timed.projectedTimeToTargetSeconds());
+    // it fell back to 0.80 at epoch 1's end and stays at or above the target from 1.5 s on
+    assertEquals(1.5, timed.projectedSustainedTimeToTargetSeconds());
+  }
+
+  /** Sustained speedups compare sustained times: a row that dips counts from where it stays. */
+  @Test
+  void sustainedSpeedupIsOverTheFastestDisttglThatStays() {
+    List<ScheduleComparison.Row> rows =
+        ScheduleComparison.withTargets(
+            List.of(
+                row("disttgl", 0.90, 0.80, 0.90), // first at 2 s, stays from 6 s
+                row("disttgl", 0.85, 0.90, 0.91), // stays from 4 s
+                row("depbloom", 0.90, 0.85, 0.90), // first 1 s, stays from 3 s
+                row("depbloom", 0.90, 0.90, 0.80)), // first 1 s, does not stay
+            0.895);
+    assertEquals(2.0, rows.get(0).projectedTimeToTargetSeconds());
+    assertEquals(6.0, rows.get(0).projectedSustainedTimeToTargetSeconds());
+    assertEquals(4.0, rows.get(1).projectedSustainedTimeToTargetSeconds());
+    assertEquals(2.0, rows.get(2).speedupOverDisttgl()); // 2 s / 1 s
+    assertEquals(4.0 / 3.0, rows.get(2).sustainedSpeedupOverDisttgl(), 1e-12);
+    assertEquals(2.0, rows.get(3).speedupOverDisttgl());
+    assertNull(rows.get(3).projectedSustainedTimeToTargetSeconds());
+    assertNull(rows.get(3).sustainedSpeedupOverDisttgl());
   }
 
   @Test
