@@ -8,11 +8,14 @@
 #               disttgl with k = 1, 2, 4, depbloom alone and in memory groups).
 #      queue B: TGN on email-Eu (every disttgl split, depbloom rows); then bench/depbloom-figures.sh
 #               (Fig. 15, 17a).
-# All with 3 epochs, seed 0, one test negative. Each bench writes comparison.{json,md,png} under
-# $OUT (default runs/depbloom-goals), and NAME-stages.md its per-stage breakdown (Fig. 18).
+#   3. g2seeds: the G = 2 measurement again on seeds 1 and 2 (sequential, disttgl i=2, depbloom).
+# All with 3 epochs, seed 0 unless said, one test negative, validation 4 times an epoch (the bench's
+# default). Each bench writes comparison.{json,md,png} and comparison-curves.png under $OUT
+# (default runs/depbloom-goals), NAME-stages.md its per-stage breakdown (Fig. 18); print every
+# row's validation curve with bench/validation-curves.py $OUT/NAME.
 # Freeze a jar first and pass it as DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
 # About 80 minutes.
-# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|queueA|queueB|all]
+# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|g2seeds|queueA|queueB|all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -24,7 +27,7 @@ email=(--data ../shared/data/email-Eu-core-temporal.txt.gz)
 bench() { # name, then bench options
   local name=$1; shift
   rm -rf "$out/$name"
-  $J bench schedules --epochs 3 --seed 0 --out "$out/$name" --json "$@" \
+  $J bench schedules --epochs 3 --out "$out/$name" --json "$@" \
     > "$out/$name.log" 2> "$out/$name.err"
   python3 bench/stage-breakdown.py "$out/$name" > "$out/$name-stages.md"
 }
@@ -47,6 +50,11 @@ queueB() {
 case "$what" in
   g2) bench wiki-tgn-g2 "${wiki[@]}" --model tgn --devices 2 --workers 2 --check-devices 0 \
         --rows disttgl,depbloom ;;
+  g2seeds)
+    for seed in 1 2; do
+      bench "wiki-tgn-g2-seed$seed" "${wiki[@]}" --model tgn --devices 2 --workers 2 \
+        --check-devices 0 --rows disttgl,depbloom --disttgl-k 1 --seed "$seed"
+    done ;;
   queueA) queueA ;;
   queueB) queueB ;;
   all)
@@ -55,5 +63,5 @@ case "$what" in
     queueA & a=$!
     queueB & b=$!
     wait $a; wait $b ;;
-  *) echo "unknown part $what (g2, queueA, queueB, all)" >&2; exit 2 ;;
+  *) echo "unknown part $what (g2, g2seeds, queueA, queueB, all)" >&2; exit 2 ;;
 esac
