@@ -94,16 +94,12 @@ public final class ComparisonReport {
    */
   public static void plot(ScheduleComparison.Result r, String title, Path png) {
     XYChart chart =
-        new XYChartBuilder()
-            .width(960)
-            .height(580)
-            .title(title)
-            .xAxisTitle("training events/s (marker: projected to G devices; cross: measured here)")
-            .yAxisTitle("validation AP after the last epoch")
-            .build();
+        chart(
+            title,
+            "training events/s (marker: projected to G devices; cross: measured here)",
+            "validation AP after the last epoch");
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setMarkerSize(12);
-    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
     int i = 0;
     for (ScheduleComparison.Row row : r.rows()) {
       java.awt.Color color = PALETTE[i++ % PALETTE.length];
@@ -112,12 +108,7 @@ public final class ComparisonReport {
               row.label(),
               new double[] {row.projectedEventsPerSecond()},
               new double[] {row.valAp()});
-      projected.setMarker(
-          switch (row.schedule()) {
-            case "sequential" -> SeriesMarkers.SQUARE;
-            case "disttgl" -> SeriesMarkers.CIRCLE;
-            default -> SeriesMarkers.DIAMOND;
-          });
+      projected.setMarker(marker(row));
       projected.setMarkerColor(color);
       XYSeries measured =
           chart.addSeries(
@@ -128,11 +119,7 @@ public final class ComparisonReport {
       measured.setMarkerColor(color);
       measured.setShowInLegend(false);
     }
-    try {
-      BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + png, e);
-    }
+    save(chart, png);
   }
 
   /**
@@ -141,17 +128,9 @@ public final class ComparisonReport {
    * is its projected time to target.
    */
   public static void plotCurves(ScheduleComparison.Result r, String title, Path png) {
-    XYChart chart =
-        new XYChartBuilder()
-            .width(960)
-            .height(580)
-            .title(title)
-            .xAxisTitle("training seconds projected to G devices")
-            .yAxisTitle("validation AP")
-            .build();
+    XYChart chart = chart(title, "training seconds projected to G devices", "validation AP");
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     chart.getStyler().setMarkerSize(6);
-    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
     int i = 0;
     double longest = 0;
     for (ScheduleComparison.Row row : r.rows()) {
@@ -168,12 +147,7 @@ public final class ComparisonReport {
       XYSeries s = chart.addSeries(row.label(), x, y);
       s.setLineColor(PALETTE[i % PALETTE.length]);
       s.setMarkerColor(PALETTE[i++ % PALETTE.length]);
-      s.setMarker(
-          switch (row.schedule()) {
-            case "sequential" -> SeriesMarkers.SQUARE;
-            case "disttgl" -> SeriesMarkers.CIRCLE;
-            default -> SeriesMarkers.DIAMOND;
-          });
+      s.setMarker(marker(row));
     }
     XYSeries target =
         chart.addSeries(
@@ -188,6 +162,32 @@ public final class ComparisonReport {
             10f,
             new float[] {6f, 4f},
             0f));
+    save(chart, png);
+  }
+
+  private static XYChart chart(String title, String xAxis, String yAxis) {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(960)
+            .height(580)
+            .title(title)
+            .xAxisTitle(xAxis)
+            .yAxisTitle(yAxis)
+            .build();
+    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    return chart;
+  }
+
+  /** The marker of a row's schedule: square sequential, circle disttgl, diamond depbloom. */
+  private static org.knowm.xchart.style.markers.Marker marker(ScheduleComparison.Row row) {
+    return switch (row.schedule()) {
+      case "sequential" -> SeriesMarkers.SQUARE;
+      case "disttgl" -> SeriesMarkers.CIRCLE;
+      default -> SeriesMarkers.DIAMOND;
+    };
+  }
+
+  private static void save(XYChart chart, Path png) {
     try {
       BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
     } catch (IOException e) {

@@ -20,13 +20,19 @@ class ScheduleComparisonTest {
               2.0 * (e + 1) * (schedule.equals("depbloom") ? 0.5 : 1),
               apAtEpochs[e]));
     }
+    return row(schedule, points);
+  }
+
+  /** A row of {@code schedule} validated at {@code points}, its times to target not yet set. */
+  private static ScheduleComparison.Row row(
+      String schedule, List<ScheduleComparison.ValidationPoint> points) {
     return new ScheduleComparison.Row(
         schedule,
         schedule,
         schedule,
         8,
         2,
-        apAtEpochs[apAtEpochs.length - 1],
+        points.get(points.size() - 1).valAp(),
         0,
         0,
         0,
@@ -69,25 +75,7 @@ class ScheduleComparisonTest {
     points.add(new ScheduleComparison.ValidationPoint(1, 100, 10.0, 1.0, 0.80));
     points.add(new ScheduleComparison.ValidationPoint(2, 50, 15.0, 1.5, 0.90));
     points.add(new ScheduleComparison.ValidationPoint(2, 100, 20.0, 2.0, 0.90));
-    ScheduleComparison.Row r =
-        new ScheduleComparison.Row(
-            "depbloom",
-            "d",
-            "d",
-            8,
-            2,
-            0.90,
-            0,
-            0,
-            0,
-            0,
-            null,
-            null,
-            null,
-            null,
-            null,
-            List.of(),
-            points);
+    ScheduleComparison.Row r = row("depbloom", points);
     ScheduleComparison.Row timed = ScheduleComparison.withTargets(List.of(r), 0.85).get(0);
     assertEquals(5.0, timed.timeToTargetSeconds());
     assertEquals(0.5, timed.projectedTimeToTargetSeconds());
