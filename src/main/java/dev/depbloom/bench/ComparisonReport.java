@@ -144,9 +144,10 @@ public final class ComparisonReport {
               .toArray();
       double[] y = points.stream().mapToDouble(ScheduleComparison.ValidationPoint::valAp).toArray();
       longest = Math.max(longest, x[x.length - 1]);
+      java.awt.Color color = PALETTE[i++ % PALETTE.length];
       XYSeries s = chart.addSeries(row.label(), x, y);
-      s.setLineColor(PALETTE[i % PALETTE.length]);
-      s.setMarkerColor(PALETTE[i++ % PALETTE.length]);
+      s.setLineColor(color);
+      s.setMarkerColor(color);
       s.setMarker(marker(row));
     }
     XYSeries target =

@@ -390,17 +390,7 @@ public final class Trainer implements AutoCloseable {
         int[] all = new int[run.events().nodeCount()];
         java.util.Arrays.setAll(all, i -> i);
         copy.view(0).copyRows(session.memory().view(view), all, all);
-        walk(
-            null,
-            epoch,
-            position,
-            split.trainEnd(),
-            (i, start, end) -> session.batch(i, start, end, 0, REPLAY, epoch, start),
-            REPLAY,
-            (batch, stream) ->
-                session
-                    .step()
-                    .replay(session.planner().planWrite(batch, stream, sampler), copy, 0));
+        replay(null, epoch, position, split.trainEnd(), sampler, copy);
         return validate(epoch, null, copy, 0, sampler)[0];
       }
     } finally {
@@ -500,7 +490,7 @@ public final class Trainer implements AutoCloseable {
       List<ScoredMemory> memories = List.of();
       if (memory) {
         session.resetSampler(view);
-        replay(replayed, view);
+        replay("replay", 0, 0, split.valEnd(), session.sampler(view), replayed);
         memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
       }
       scores = testPass(view, memories, scorer, epoch);
@@ -521,17 +511,18 @@ public final class Trainer implements AutoCloseable {
   }
 
   /**
-   * TGL's replay: the training and validation events write view 0 of {@code memory}, without
-   * scoring, sampled with the sampler of view {@code samplerView}.
+   * Events {@code [from, to)} write view 0 of {@code memory}, without scoring, sampled with {@code
+   * sampler}: TGL's replay of the training and validation events before the test, and a check's
+   * replay of the rest of an epoch. The listeners follow it as {@code phase} (null: not told).
    */
-  private void replay(MemoryStore memory, int samplerView) {
-    NeighborSampler sampler = session.sampler(samplerView);
+  private void replay(
+      String phase, int epoch, int from, int to, NeighborSampler sampler, MemoryStore memory) {
     walk(
-        "replay",
-        0,
-        0,
-        split.valEnd(),
-        (i, start, end) -> session.batch(i, start, end, 0, REPLAY, 0, start),
+        phase,
+        epoch,
+        from,
+        to,
+        (i, start, end) -> session.batch(i, start, end, 0, REPLAY, epoch, start),
         REPLAY,
         (batch, stream) ->
             session.step().replay(session.planner().planWrite(batch, stream, sampler), memory, 0));
