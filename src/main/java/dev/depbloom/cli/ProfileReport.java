@@ -56,12 +56,14 @@ final class ProfileReport {
     line(t, "");
     line(
         t,
-        "Partitions (lost: events / endpoint reads that miss the latest earlier write; the"
-            + " recommendation uses %s)",
+        "Partitions (lost: events / endpoint reads that miss the latest earlier write, event by"
+            + " event; batched: events reading older memory than sequential at batch B, on the"
+            + " candidate's batches of k B, without / with refinement, %s; the recommendation"
+            + " uses batched without refinement)",
         p.settings().readRule().label());
     line(
         t,
-        "%8s  %-11s  %2s  %2s  %11s  %18s  %18s  %7s",
+        "%8s  %-11s  %2s  %2s  %11s  %18s  %18s  %15s  %7s",
         "window",
         "partitioner",
         "P",
@@ -69,11 +71,12 @@ final class ProfileReport {
         "cross-chain",
         "lost owned-rows",
         "lost own-writes",
+        "batched",
         "balance");
     for (PartitionMeasure m : p.partitions()) {
       line(
           t,
-          "%,8d  %-11s  %2d  %2d  %11s  %8s / %7s  %8s / %7s  %7.3f",
+          "%,8d  %-11s  %2d  %2d  %11s  %8s / %7s  %8s / %7s  %6s / %6s  %7.3f",
           m.window(),
           m.partitioner(),
           m.chains(),
@@ -83,6 +86,8 @@ final class ProfileReport {
           percent(m.ownedRows().lostReadShare()),
           percent(m.ownWrites().lostEventShare()),
           percent(m.ownWrites().lostReadShare()),
+          percent(m.batched().of(p.settings().readRule()).lostEventShare()),
+          percent(m.refined().of(p.settings().readRule()).lostEventShare()),
           m.balance());
     }
   }
@@ -218,6 +223,12 @@ final class ProfileReport {
           o.putObject(rule == ReadRule.OWNED_ROWS ? "lostOwnedRows" : "lostOwnWrites");
       lost.put("eventShare", m.lost(rule).lostEventShare());
       lost.put("readShare", m.lost(rule).lostReadShare());
+      ObjectNode batched =
+          o.putObject(rule == ReadRule.OWNED_ROWS ? "batchedOwnedRows" : "batchedOwnWrites");
+      batched.put("eventShare", m.batched().of(rule).lostEventShare());
+      batched.put("readShare", m.batched().of(rule).lostReadShare());
+      batched.put("refinedEventShare", m.refined().of(rule).lostEventShare());
+      batched.put("refinedReadShare", m.refined().of(rule).lostReadShare());
     }
     o.put("balance", m.balance());
     return o;

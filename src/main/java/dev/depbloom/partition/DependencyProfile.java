@@ -97,7 +97,7 @@ public record DependencyProfile(
     }
     List<HotColdRows> hotCold =
         withHotCold ? hotCold(events, from, to, settings, progress) : List.of();
-    Recommendation r = RecommendationRule.choose(settings, partitions, staleness);
+    Recommendation r = RecommendationRule.choose(settings, partitions);
     return new DependencyProfile(from, to, settings, partitions, staleness, hotCold, r);
   }
 
@@ -108,7 +108,9 @@ public record DependencyProfile(
     for (int window : s.windows()) {
       for (Partitioner partitioner : partitioners()) {
         for (int p : s.chainCounts()) {
-          out.add(PartitionMeasure.measure(events, from, to, window, partitioner, p));
+          out.add(
+              PartitionMeasure.measure(
+                  events, from, to, window, partitioner, p, s.batchSize(), s.devices() / p));
           progress.progress("partitions", out.size(), total);
         }
       }

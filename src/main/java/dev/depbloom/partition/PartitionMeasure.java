@@ -17,6 +17,10 @@ import dev.depbloom.data.EventStream;
  * @param largestChainEvents the largest chain's events, summed over windows
  * @param ownedRows lost dependencies under {@link ReadRule#OWNED_ROWS}
  * @param ownWrites lost dependencies under {@link ReadRule#OWN_WRITES}
+ * @param microBatches micro-batches k of the candidate the batched counts are of
+ * @param batched dependencies lost once the chains train in large batches of {@code k B} ({@link
+ *     BatchedReads}), without refinement
+ * @param refined the same with intra-batch refinement
  */
 public record PartitionMeasure(
     int window,
@@ -27,11 +31,43 @@ public record PartitionMeasure(
     long crossChainEvents,
     long largestChainEvents,
     LostDependencies ownedRows,
-    LostDependencies ownWrites) {
+    LostDependencies ownWrites,
+    int microBatches,
+    ByRule batched,
+    ByRule refined) {
 
-  /** Partitions every window of {@code [from, to)} and sums the counts. */
+  /** Lost dependencies under each read rule. */
+  public record ByRule(LostDependencies ownedRows, LostDependencies ownWrites) {
+    static final ByRule NONE = new ByRule(LostDependencies.NONE, LostDependencies.NONE);
+
+    /** Under {@code rule}. */
+    public LostDependencies of(ReadRule rule) {
+      return rule == ReadRule.OWNED_ROWS ? ownedRows : ownWrites;
+    }
+
+    ByRule plus(ByRule o) {
+      return new ByRule(ownedRows.plus(o.ownedRows), ownWrites.plus(o.ownWrites));
+    }
+  }
+
+  /**
+   * Partitions every window of {@code [from, to)} and sums the counts; the batched counts are those
+   * of {@code k} micro-batches of {@code B} per large batch.
+   */
   public static PartitionMeasure measure(
-      EventStream events, int from, int to, int window, Partitioner partitioner, int chains) {
+      EventStream events,
+      int from,
+      int to,
+      int window,
+      Partitioner partitioner,
+      int chains,
+      int batchSize,
+      int microBatches) {
+    int[][] sequential = BatchedReads.sequentialVersions(events, from, to, batchSize);
+    int[] snapshot = new int[events.nodeCount()];
+    java.util.Arrays.fill(snapshot, -1);
+    ByRule batched = ByRule.NONE;
+    ByRule refined = ByRule.NONE;
     long cross = 0;
     long largest = 0;
     int windows = 0;
@@ -44,9 +80,36 @@ public record PartitionMeasure(
       largest += p.largestChainEvents();
       owned = owned.plus(LostDependencies.of(events, p, ReadRule.OWNED_ROWS));
       own = own.plus(LostDependencies.of(events, p, ReadRule.OWN_WRITES));
+      int[] before = snapshot.clone();
+      ByRule[] windowCounts = new ByRule[2];
+      for (int r = 0; r < 2; r++) {
+        boolean refine = r == 1;
+        LostDependencies[] byRule = new LostDependencies[2];
+        for (ReadRule rule : ReadRule.values()) {
+          int[] s = before.clone();
+          byRule[rule.ordinal()] =
+              BatchedReads.of(
+                  events, p, microBatches, batchSize, refine, rule, sequential, from, s);
+          snapshot = s;
+        }
+        windowCounts[r] = new ByRule(byRule[0], byRule[1]);
+      }
+      batched = batched.plus(windowCounts[0]);
+      refined = refined.plus(windowCounts[1]);
     }
     return new PartitionMeasure(
-        window, partitioner.name(), chains, windows, to - from, cross, largest, owned, own);
+        window,
+        partitioner.name(),
+        chains,
+        windows,
+        to - from,
+        cross,
+        largest,
+        owned,
+        own,
+        microBatches,
+        batched,
+        refined);
   }
 
   /** Share of events whose endpoints have different owners (the paper's cross-chain ratio). */

@@ -15,21 +15,26 @@ import java.util.Locale;
  *       >= 2 G B}, {@link ProfileSettings#minimumWindow}; when no window is that large, every
  *       window is allowed) and whose balance (largest over mean chain) is at most {@link
  *       #MAX_BALANCE}.
- *   <li><b>Score</b>: the share of events at risk, {@code lost + recoverable}: events with a lost
- *       dependency under the profile's read rule (gone for good), plus events stale only because of
- *       an earlier micro-batch of their large batch of {@code k B} (intra-batch refinement recovers
- *       them, at the price of refinement work on the critical path and a detached gradient, so they
- *       count too, once each). Events stale within their own micro-batch are the same for every
- *       candidate (they are the staleness of batch B) and do not count.
+ *   <li><b>Score</b>: the share of events at risk: events with a read older than {@code
+ *       sequential}'s at batch {@code B}, counted on the candidate's own batches ({@link
+ *       BatchedReads}) under the profile's read rule and <em>without</em> refinement. That counts
+ *       in one measure what partitioning loses (writes buffered in other chains until the window's
+ *       end), what a chain's batches lose (a batch of {@code B} chain events spans about {@code P
+ *       B} events of the stream) and what a large batch of {@code k B} loses to its earlier
+ *       micro-batches. Refinement recovers the last kind, at the price of refinement work on the
+ *       critical path and a detached gradient, so those events count too; the reason states what
+ *       refinement leaves.
  *   <li><b>Choice</b>: the lowest score; ties go to fewer chains (more micro-batches: refinement
  *       recovers their staleness and needs no window-end merge), then the larger window (fewer
  *       merges), then {@code contiguous} (cheaper to compute).
  * </ol>
  *
- * With one chain nothing is lost and the score is the micro-batch staleness of {@code G B}; more
- * chains trade that for lost dependencies. So the rule picks more micro-batches when the stream
- * repeats few nodes across micro-batches or when partitioning loses many dependencies (e-mail,
- * social graphs), and more chains when a partition keeps the dependencies (Wikipedia).
+ * With one chain the score is the staleness of one large batch of {@code G B}, DistTGL's at {@code
+ * i = G}; more chains trade it for partitioning's losses and their batches' spread. Counted this
+ * way contiguous chains over long windows beat topology chains on every stream measured here
+ * (topology chains' batches repeat their nodes), which the event-level count ({@link
+ * LostDependencies}, the profile's "lost" columns) hides: it sees every write as visible to the
+ * next event of its chain.
  */
 final class RecommendationRule {
   /** Largest accepted balance: a window takes at most 10% longer than with equal chains. */
@@ -38,17 +43,9 @@ final class RecommendationRule {
   private RecommendationRule() {}
 
   /** A candidate and its score. */
-  private record Scored(
-      PartitionMeasure measure, int microBatches, double lost, double recoverable) {
-    double score() {
-      return lost + recoverable;
-    }
-  }
+  private record Scored(PartitionMeasure measure, int microBatches, double score, double refined) {}
 
-  static Recommendation choose(
-      ProfileSettings settings,
-      List<PartitionMeasure> partitions,
-      List<IntraBatchStaleness> staleness) {
+  static Recommendation choose(ProfileSettings settings, List<PartitionMeasure> partitions) {
     boolean anyWindowLargeEnough =
         partitions.stream().anyMatch(m -> m.window() >= settings.minimumWindow());
     List<Scored> candidates = new ArrayList<>();
@@ -58,9 +55,16 @@ final class RecommendationRule {
         continue;
       }
       int k = settings.devices() / m.chains();
-      IntraBatchStaleness s = stalenessFor(staleness, k);
-      double lost = m.lost(settings.readRule()).lostEventShare();
-      candidates.add(new Scored(m, k, lost, s.recoverableShare()));
+      if (m.microBatches() != k) {
+        throw new IllegalArgumentException(
+            "measure of P=" + m.chains() + " counted k=" + m.microBatches() + ", expected " + k);
+      }
+      candidates.add(
+          new Scored(
+              m,
+              k,
+              m.batched().of(settings.readRule()).lostEventShare(),
+              m.refined().of(settings.readRule()).lostEventShare()));
     }
     if (candidates.isEmpty()) {
       throw new IllegalArgumentException(
@@ -87,14 +91,6 @@ final class RecommendationRule {
           .thenComparing(s -> -s.measure().window())
           .thenComparing(s -> s.measure().partitioner().equals("contiguous") ? 0 : 1);
 
-  private static IntraBatchStaleness stalenessFor(List<IntraBatchStaleness> staleness, int k) {
-    return staleness.stream()
-        .filter(s -> s.microBatches() == k)
-        .findFirst()
-        .orElseThrow(
-            () -> new IllegalArgumentException("no staleness measure for " + k + " micro-batches"));
-  }
-
   /** The best candidate with another chain count, or null. */
   private static Scored runnerUp(List<Scored> sorted, Scored best) {
     return sorted.stream()
@@ -112,14 +108,13 @@ final class RecommendationRule {
     String head =
         String.format(
             Locale.ROOT,
-            "%s has the fewest events at risk, %s (%s lost to partitioning under %s reads + %s"
-                + " stale across micro-batches, for refinement to recover), among %d candidates"
+            "%s has the fewest events at risk, %s (events reading older memory than sequential"
+                + " at batch B under %s reads, without refinement%s), among %d candidates"
                 + " with balance <= %.2f and %s",
             describe(best),
             percent(best.score()),
-            percent(best.lost()),
             settings.readRule().label(),
-            percent(best.recoverable()),
+            best.microBatches() > 1 ? "; " + percent(best.refined()) + " with it" : "",
             candidates,
             MAX_BALANCE,
             window);

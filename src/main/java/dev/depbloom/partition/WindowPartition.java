@@ -140,6 +140,20 @@ public final class WindowPartition {
     return Arrays.copyOf(out, k);
   }
 
+  /** The window's events of every chain, each chain's in stream order (fresh arrays). */
+  public int[][] chainEvents() {
+    int[][] out = new int[chains][];
+    for (int c = 0; c < chains; c++) {
+      out[c] = new int[eventsPerChain[c]];
+    }
+    int[] filled = new int[chains];
+    for (int e = from; e < to; e++) {
+      int c = eventChain[e - from];
+      out[c][filled[c]++] = e;
+    }
+    return out;
+  }
+
   /** Events of every chain: {@code [chains]}, summing to {@link #eventCount()}. */
   public int[] eventsPerChain() {
     return eventsPerChain;

@@ -3,7 +3,6 @@ package dev.depbloom.schedule;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.partition.Partitioner;
-import dev.depbloom.partition.WindowPartition;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -123,17 +122,7 @@ public final class DepBloomSchedule implements Schedule {
       Arrays.setAll(out[0], i -> from + i);
       return out;
     }
-    WindowPartition part = partitioner.partition(events, from, to, chains);
-    int[] counts = part.eventsPerChain();
-    for (int p = 0; p < chains; p++) {
-      out[p] = new int[counts[p]];
-    }
-    int[] filled = new int[chains];
-    for (int e = from; e < to; e++) {
-      int p = part.chainOf(e);
-      out[p][filled[p]++] = e;
-    }
-    return out;
+    return partitioner.partition(events, from, to, chains).chainEvents();
   }
 
   @Override

@@ -69,10 +69,12 @@ class DependencyProfileTest {
         EventLoader.load(DataFiles.shared("wikipedia.csv.gz"), LoadOptions.defaults());
     Split split = Split.of(wiki);
     PartitionMeasure topology =
-        PartitionMeasure.measure(wiki, 0, split.trainEnd(), 12_000, new TopologyPartitioner(), 4);
+        PartitionMeasure.measure(
+            wiki, 0, split.trainEnd(), 12_000, new TopologyPartitioner(), 4, 600, 1);
     assertEquals(0.04, topology.crossChainShare(), 0.01);
     PartitionMeasure contiguous =
-        PartitionMeasure.measure(wiki, 0, split.trainEnd(), 12_000, new ContiguousPartitioner(), 4);
+        PartitionMeasure.measure(
+            wiki, 0, split.trainEnd(), 12_000, new ContiguousPartitioner(), 4, 600, 1);
     assertTrue(contiguous.crossChainShare() > 0.2, contiguous.toString());
     assertEquals(
         0.786, IntraBatchStaleness.measure(wiki, 0, split.trainEnd(), 600, 1).staleShare(), 0.005);

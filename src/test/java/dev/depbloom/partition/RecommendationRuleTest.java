@@ -12,29 +12,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The recommendation rule on hand-made measures: G = 4 devices, B = 100 (so windows need 800
- * events, two rounds), 1,000 events; micro-batch staleness recoverable by refinement 5% at k = 4,
- * 3% at k = 2.
+ * events, two rounds), 1,000 events. A measure's score is its batched count without refinement
+ * (events reading older memory than sequential at batch B); P = 1 scores 5% (one large batch of 4
+ * B), what refinement leaves is a tenth of the score.
  */
 class RecommendationRuleTest {
-  private static final List<IntraBatchStaleness> STALENESS =
-      List.of(
-          new IntraBatchStaleness(100, 1, 1000, 500, 500),
-          new IntraBatchStaleness(100, 2, 1000, 530, 500),
-          new IntraBatchStaleness(100, 4, 1000, 550, 500));
-
   private static ProfileSettings settings(ReadRule rule) {
     return new ProfileSettings(4, 100, List.of(200, 1000, 2000), rule);
   }
 
-  /** A measure over 1,000 events losing {@code lost} events under both rules. */
+  /** A measure over 1,000 events with {@code stale} batched events under both rules. */
   private static PartitionMeasure measure(
-      int window, String partitioner, int chains, int lost, double balance) {
-    return measure(window, partitioner, chains, lost, lost, balance);
+      int window, String partitioner, int chains, int stale, double balance) {
+    return measure(window, partitioner, chains, stale, stale, balance);
   }
 
   private static PartitionMeasure measure(
-      int window, String partitioner, int chains, int ownedLost, int ownLost, double balance) {
+      int window, String partitioner, int chains, int ownedStale, int ownStale, double balance) {
     long largest = Math.round(balance * 1000 / chains);
+    // the event-level counts are set to something else: the rule must not read them
+    LostDependencies eventLevel = new LostDependencies(1000, 999, 2000, 999);
     return new PartitionMeasure(
         window,
         partitioner,
@@ -43,16 +40,23 @@ class RecommendationRuleTest {
         1000,
         0,
         largest,
-        new LostDependencies(1000, ownedLost, 2000, ownedLost),
-        new LostDependencies(1000, ownLost, 2000, ownLost));
+        eventLevel,
+        eventLevel,
+        4 / chains,
+        new PartitionMeasure.ByRule(lost(ownedStale), lost(ownStale)),
+        new PartitionMeasure.ByRule(lost(ownedStale / 10), lost(ownStale / 10)));
+  }
+
+  private static LostDependencies lost(int events) {
+    return new LostDependencies(1000, events, 2000, events);
   }
 
   /** P = 1 in both partitioners at two windows, nothing lost. */
   private static List<PartitionMeasure> oneChain() {
     List<PartitionMeasure> out = new ArrayList<>();
     for (int w : new int[] {1000, 2000}) {
-      out.add(measure(w, "contiguous", 1, 0, 1));
-      out.add(measure(w, "topology", 1, 0, 1));
+      out.add(measure(w, "contiguous", 1, 50, 1));
+      out.add(measure(w, "topology", 1, 50, 1));
     }
     return out;
   }
@@ -60,12 +64,12 @@ class RecommendationRuleTest {
   private static Recommendation choose(List<PartitionMeasure> extra) {
     List<PartitionMeasure> all = new ArrayList<>(oneChain());
     all.addAll(extra);
-    return RecommendationRule.choose(settings(ReadRule.OWNED_ROWS), all, STALENESS);
+    return RecommendationRule.choose(settings(ReadRule.OWNED_ROWS), all);
   }
 
   @Test
-  void oneChainWinsWhenPartitionsLoseMoreThanMicroBatchesLeaveStale() {
-    // P=1: 0 + 5%; P=2: 10% + 3%; P=4: 20% + 0.
+  void oneChainWinsWhenPartitionsLoseMoreThanOneLargeBatch() {
+    // P=1: 5%; P=2: 10%; P=4: 20%.
     Recommendation r =
         choose(List.of(measure(1000, "topology", 2, 100, 1), measure(1000, "topology", 4, 200, 1)));
     assertEquals(1, r.chains());
@@ -74,7 +78,7 @@ class RecommendationRuleTest {
 
   @Test
   void moreChainsWinWhenThePartitionKeepsTheDependencies() {
-    // P=4: 1% + 0 beats P=1: 5% and P=2: 2% + 3%.
+    // P=4: 1% beats P=1: 5% and P=2: 2%.
     Recommendation r =
         choose(List.of(measure(1000, "topology", 2, 20, 1), measure(1000, "topology", 4, 10, 1)));
     assertEquals(new Recommendation(1000, "topology", 4, 1, r.reason()), r);
@@ -82,10 +86,10 @@ class RecommendationRuleTest {
 
   @Test
   void unbalancedCandidatesAreLeftOut() {
-    // P=4 would score 1% but takes 20% longer than balanced; P=2 scores 1% + 3%.
+    // P=4 would score 1% but takes 20% longer than balanced; P=2 scores 4%.
     Recommendation r =
         choose(
-            List.of(measure(1000, "topology", 2, 10, 1.05), measure(1000, "topology", 4, 10, 1.2)));
+            List.of(measure(1000, "topology", 2, 40, 1.05), measure(1000, "topology", 4, 10, 1.2)));
     assertEquals(2, r.chains());
     assertEquals(2, r.microBatches());
   }
@@ -106,36 +110,34 @@ class RecommendationRuleTest {
   @Test
   void anyWindowIsAllowedWhenNoneHoldsALargeBatchPerChain() {
     List<PartitionMeasure> small =
-        List.of(measure(200, "contiguous", 1, 0, 1), measure(200, "topology", 4, 10, 1));
-    Recommendation r = RecommendationRule.choose(settings(ReadRule.OWNED_ROWS), small, STALENESS);
+        List.of(measure(200, "contiguous", 1, 50, 1), measure(200, "topology", 4, 10, 1));
+    Recommendation r = RecommendationRule.choose(settings(ReadRule.OWNED_ROWS), small);
     assertEquals(new Recommendation(200, "topology", 4, 1, r.reason()), r);
     assertTrue(r.reason().contains("any window"), r.reason());
   }
 
   @Test
   void tiesGoToFewerChainsThenTheLargerWindowThenContiguous() {
-    // P=2: 2% + 3% = 5% ties with P=1: 0 + 5%.
-    Recommendation r = choose(List.of(measure(1000, "topology", 2, 20, 1)));
+    // P=2: 5% ties with P=1: 5%.
+    Recommendation r = choose(List.of(measure(1000, "topology", 2, 50, 1)));
     assertEquals(new Recommendation(2000, "contiguous", 1, 4, r.reason()), r);
   }
 
   @Test
-  void theReadRuleDecidesWhichLostCountsJudge() {
+  void theReadRuleDecidesWhichBatchedCountsJudge() {
     List<PartitionMeasure> all = new ArrayList<>(oneChain());
     all.add(measure(1000, "contiguous", 4, 300, 10, 1));
-    assertEquals(
-        1, RecommendationRule.choose(settings(ReadRule.OWNED_ROWS), all, STALENESS).chains());
-    assertEquals(
-        4, RecommendationRule.choose(settings(ReadRule.OWN_WRITES), all, STALENESS).chains());
+    assertEquals(1, RecommendationRule.choose(settings(ReadRule.OWNED_ROWS), all).chains());
+    assertEquals(4, RecommendationRule.choose(settings(ReadRule.OWN_WRITES), all).chains());
   }
 
   @Test
   void theReasonGivesTheScoreItsPartsAndTheRunnerUp() {
-    Recommendation r = choose(List.of(measure(1000, "topology", 2, 100, 1)));
+    Recommendation r = choose(List.of(measure(1000, "topology", 2, 130, 1)));
     assertEquals(
-        "P=1 x k=4 (one chain, windows of 2,000) has the fewest events at risk, 5.0% (0.0% lost to"
-            + " partitioning under owned-rows reads + 5.0% stale across micro-batches, for"
-            + " refinement to recover), among 5 candidates with balance <= 1.10 and windows >="
+        "P=1 x k=4 (one chain, windows of 2,000) has the fewest events at risk, 5.0% (events"
+            + " reading older memory than sequential at batch B under owned-rows reads, without"
+            + " refinement; 0.5% with it), among 5 candidates with balance <= 1.10 and windows >="
             + " 2*G*B = 800; next best P=2 x k=2 (topology, windows of 1,000) at 13.0%.",
         r.reason());
   }
@@ -147,9 +149,7 @@ class RecommendationRuleTest {
             IllegalArgumentException.class,
             () ->
                 RecommendationRule.choose(
-                    settings(ReadRule.OWNED_ROWS),
-                    List.of(measure(1000, "topology", 4, 0, 2.0)),
-                    STALENESS));
+                    settings(ReadRule.OWNED_ROWS), List.of(measure(1000, "topology", 4, 0, 2.0))));
     assertTrue(e.getMessage().contains("no candidate"), e.getMessage());
   }
 }
