@@ -11,7 +11,6 @@ import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.tensor.TensorRuntime;
-import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.BatchScores;
 import dev.depbloom.train.Checkpoint;
 import dev.depbloom.train.ChromeTrace;
@@ -41,11 +40,14 @@ import java.util.Map;
  * NaN or infinite training loss or score stops the run with a {@link TrainingDivergedException}
  * naming the epoch and the round or batch.
  *
- * <p>Process-wide tensor state is set at phase boundaries only: training and test scoring give each
- * worker its thread budget; validation runs on the coordinating thread with the BLAS threads of all
- * workers, the replay before the test with one worker's budget. Parameters are initialised from the
- * seed; every other random draw comes from streams keyed by logical identities (see {@link
- * RoundRunner}), so a run resumed at an epoch boundary continues exactly as an uninterrupted one.
+ * <p>Process-wide tensor state is set at phase boundaries only, and every phase (training,
+ * validation, the replay and the test) runs with one worker's thread budget, whatever the number of
+ * workers: OpenBLAS's products round differently with different thread counts on some CPUs (its
+ * Haswell kernels, which AVX2 machines without AVX-512 get), so validation with the BLAS threads of
+ * all workers made one process of two workers validate differently from two ranks of one.
+ * Parameters are initialised from the seed; every other random draw comes from streams keyed by
+ * logical identities (see {@link RoundRunner}), so a run resumed at an epoch boundary continues
+ * exactly as an uninterrupted one.
  */
 public final class Trainer implements AutoCloseable {
   private static final long VAL = RandomStreams.key("val");
@@ -242,7 +244,6 @@ public final class Trainer implements AutoCloseable {
     }
     perDevice = deviceTimesOfAllRanks(perDevice);
     long v0 = System.nanoTime();
-    evaluationThreads();
     session.replica().model().eval();
     double[] apAuc = validate(epoch);
     double valSeconds = (System.nanoTime() - v0) / 1e9;
@@ -334,12 +335,6 @@ public final class Trainer implements AutoCloseable {
     return ranks;
   }
 
-  /** One thread scores; it gets every worker's BLAS threads. */
-  private void evaluationThreads() {
-    ThreadBudget b = run.threads();
-    TensorRuntime.applyThreads(new ThreadBudget(b.intraOp(), b.blas() * b.workers()));
-  }
-
   /** A round's training loss, or the run stops when it is NaN or infinite. */
   private double finite(double loss, int epoch, RoundPlan round) {
     if (Double.isFinite(loss)) {
@@ -380,7 +375,6 @@ public final class Trainer implements AutoCloseable {
    */
   private double check(int epoch, int position) {
     int view = runner.schedule().validationView();
-    evaluationThreads();
     session.replica().model().eval();
     try (NeighborSampler sampler = session.newSampler()) {
       if (session.memory() == null) {
@@ -395,7 +389,6 @@ public final class Trainer implements AutoCloseable {
       }
     } finally {
       session.replica().model().train(true);
-      TensorRuntime.applyThreads(run.threads());
     }
   }
 
@@ -476,10 +469,9 @@ public final class Trainer implements AutoCloseable {
         memory ? views() : List.<dev.depbloom.memory.NodeMemory>of());
     session.replica().model().eval();
     int view = memory ? runner.schedule().validationView() : 0;
-    // the replay and the test pass run with one worker's budget: the replay's per-batch products
-    // are small, and with the BLAS threads of all workers (validation's) each one waits for a
-    // helper thread that a loaded machine may not schedule for milliseconds (JODIE: replay 4-6 s
-    // instead of 0.4-0.8 s)
+    // one worker's budget (see the class comment); the replay's per-batch products are small, and
+    // with the BLAS threads of all workers each one waited for a helper thread that a loaded
+    // machine may not schedule for milliseconds (JODIE: replay 4-6 s instead of 0.4-0.8 s)
     TensorRuntime.applyThreads(run.threads());
     List<TestScoreAccumulator> scores;
     try (EventSliceScorer scorer =

@@ -20,17 +20,6 @@ public final class TensorRuntime {
     applied = budget;
   }
 
-  /**
-   * Resizes OpenBLAS's pool alone, when it is not that size already (it keeps its threads), e.g. to
-   * give one thread's evaluation the BLAS threads of all step workers; the budget on record is
-   * unchanged.
-   */
-  public static void blasThreads(int n) {
-    if (openblas_full.openblas_get_num_threads() != n) {
-      openblas_full.openblas_set_num_threads(n);
-    }
-  }
-
   /** The budget last applied, or null. */
   public static ThreadBudget threads() {
     return applied;
