@@ -41,6 +41,10 @@ import java.util.zip.CRC32C;
  */
 final class RunSetup {
   static final String EMBEDDED = "embedded:wikipedia";
+
+  /** {@code --threads auto}: the budget measured at start ({@link ThreadBudgetCalibration}). */
+  static final String AUTO_THREADS = "auto";
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RunSetup() {}
@@ -140,12 +144,24 @@ final class RunSetup {
 
   /**
    * The tensor thread budget: {@code INTRA,BLAS[,WORKERS]} as given with {@code --threads}; or
-   * {@code workers} workers of intra-op 1 and {@code cores / workers} BLAS threads; or measured on
-   * this machine when neither is given (then the result carries the milliseconds per candidate).
+   * {@code workers} workers of intra-op 1 and {@code cores / workers} BLAS threads; or, when
+   * neither is given, one worker per core of intra-op 1 and BLAS 1 ({@code 1,1,cores}), the budget
+   * the calibration measured fastest on two cores. The default is a function of the cores, never of
+   * a timing: the worker count decides how a batch is split into shards when there are more workers
+   * than devices, and thread counts decide float rounding (OpenBLAS's Haswell kernels), so a timed
+   * choice gave two runs of one command different budgets and different figures. {@code --threads
+   * auto} measures the budget (the result then carries the milliseconds per candidate).
    */
   static ThreadBudgetCalibration.Result threadBudget(String spec, Integer workers, int cores) {
     if (workers != null && workers < 1) {
       throw new InputException("--workers " + workers + ": expected a positive count");
+    }
+    if (AUTO_THREADS.equals(spec)) {
+      if (workers != null) {
+        throw new InputException(
+            "--workers " + workers + " contradicts --threads auto; give one of them");
+      }
+      return ThreadBudgetCalibration.calibrate(cores);
     }
     if (spec != null) {
       ThreadBudget b = parseThreads(spec);
@@ -162,11 +178,9 @@ final class RunSetup {
       }
       return new ThreadBudgetCalibration.Result(b, Map.of());
     }
-    if (workers != null) {
-      return new ThreadBudgetCalibration.Result(
-          new ThreadBudget(1, Math.max(1, cores / workers), workers), Map.of());
-    }
-    return ThreadBudgetCalibration.calibrate(cores);
+    int w = workers != null ? workers : Math.max(1, cores);
+    return new ThreadBudgetCalibration.Result(
+        new ThreadBudget(1, Math.max(1, cores / w), w), Map.of());
   }
 
   private static ThreadBudget parseThreads(String spec) {
@@ -184,7 +198,8 @@ final class RunSetup {
     throw new InputException(
         "--threads "
             + spec
-            + ": expected positive counts INTRA,BLAS or INTRA,BLAS,WORKERS, e.g. 1,2 or 1,1,2");
+            + ": expected positive counts INTRA,BLAS or INTRA,BLAS,WORKERS, e.g. 1,2 or 1,1,2, or"
+            + " auto");
   }
 
   /** CRC32C of the event columns: a run is only resumed or evaluated on the same events. */

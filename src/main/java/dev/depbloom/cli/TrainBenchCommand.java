@@ -62,7 +62,9 @@ final class TrainBenchCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       paramLabel = "INTRA,BLAS[,WORKERS]",
-      description = "Tensor threads per step worker and step workers (default: measured).")
+      description =
+          "Tensor threads per step worker and step workers, INTRA,BLAS[,WORKERS] (default:"
+              + " 1,1,N on N cores; auto: measured at start).")
   String threads;
 
   @Option(names = "--set", paramLabel = "SECTION.KEY=VALUE", description = "Config override.")

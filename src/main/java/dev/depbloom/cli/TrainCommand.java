@@ -136,9 +136,9 @@ final class TrainCommand implements Callable<Integer> {
       paramLabel = "W",
       description =
           "Threads that run the logical devices' work (device d on worker d mod W; with more"
-              + " workers than devices an item is split into event shards). Default: as the"
-              + " thread calibration measures (one per core here). Each worker gets intra-op 1 and"
-              + " cores/W BLAS threads unless --threads says otherwise.")
+              + " workers than devices an item is split into event shards, so W then changes the"
+              + " figures). Default: one per core. Each worker gets intra-op 1 and cores/W BLAS"
+              + " threads unless --threads says otherwise.")
   Integer workers;
 
   @Option(
@@ -170,8 +170,10 @@ final class TrainCommand implements Callable<Integer> {
       paramLabel = "INTRA,BLAS[,WORKERS]",
       description =
           "Tensor threads: libtorch intra-op and OpenBLAS threads per step worker, and the step"
-              + " workers that train shards of each batch in parallel (default: measured at"
-              + " start; e.g. 1,2 is one worker, 1,1,2 two).")
+              + " workers that train shards of each batch in parallel; e.g. 1,2 is one worker,"
+              + " 1,1,2 two. Default: 1,1,N on N cores, the same on every run. auto: measured at"
+              + " start (a step-shaped workload under each candidate, under a second), which may"
+              + " pick another budget on a busy machine, and then other figures.")
   String threads;
 
   @Option(
