@@ -27,10 +27,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Before any training, measure on the training split how the dependencies of the stream fare"
           + " under DepBloom's techniques: per window size, partitioner (contiguous, topology) and"
-          + " chain count P dividing G, the cross-chain event share, lost dependencies and chain"
-          + " balance; per micro-batch count k = G/P, the intra-batch stale share and what"
-          + " refinement recovers; the hot/cold share of written rows per batch; and recommend a"
-          + " window, partitioner, P and k with P*k = G.",
+          + " chain count P dividing G, the cross-chain event share, lost dependencies, the"
+          + " events reading older memory than sequential at batch B on the candidate's own"
+          + " batches of k = G/P micro-batches (without and with refinement) and chain balance;"
+          + " per k, the intra-batch stale share; the hot/cold share of written rows per batch;"
+          + " and recommend the window, partitioner, P and k with P*k = G whose batches read"
+          + " stale memory least (without refinement).",
       ""
     })
 final class ProfileCommand implements Callable<Integer> {
@@ -71,7 +73,7 @@ final class ProfileCommand implements Callable<Integer> {
       defaultValue = "own-writes",
       converter = ReadRuleConverter.class,
       description = {
-        "Read rule the recommendation judges lost dependencies by (both are reported):"
+        "Read rule the recommendation judges reads by (both are reported):"
             + " owned-rows (DESIGN.md section 3: a chain reads only its own nodes' rows as it"
             + " writes them) or own-writes (a chain also reads its own writes to other chains'"
             + " nodes: what the depbloom schedule does). Default: ${DEFAULT-VALUE}."
