@@ -9,13 +9,15 @@
 #      queue B: TGN on email-Eu (every disttgl split, depbloom rows); then bench/depbloom-figures.sh
 #               (Fig. 15, 17a).
 #   3. g2seeds: the G = 2 measurement again on seeds 1 and 2 (sequential, disttgl i=2, depbloom).
+#   4. g8seeds: TGN on Wikipedia at G = 8 on seeds 1 and 2 (sequential, disttgl k = 2, 4, depbloom
+#      alone and in memory groups), the two seeds side by side on one core each.
 # All with 3 epochs, seed 0 unless said, one test negative, validation 4 times an epoch (the bench's
 # default). Each bench writes comparison.{json,md,png} and comparison-curves.png under $OUT
 # (default runs/depbloom-goals), NAME-stages.md its per-stage breakdown (Fig. 18); print every
 # row's validation curve with bench/validation-curves.py $OUT/NAME.
 # Freeze a jar first and pass it as DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
 # About 80 minutes.
-# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|g2seeds|queueA|queueB|all]
+# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|g2seeds|g8seeds|queueA|queueB|all]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -55,6 +57,13 @@ case "$what" in
       bench "wiki-tgn-g2-seed$seed" "${wiki[@]}" --model tgn --devices 2 --workers 2 \
         --check-devices 0 --rows disttgl,depbloom --disttgl-k 1 --seed "$seed"
     done ;;
+  g8seeds)
+    export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
+    for seed in 1 2; do
+      bench "wiki-tgn-g8-seed$seed" "${wiki[@]}" --model tgn --devices 8 --workers 1 \
+        --check-devices 0 --rows disttgl,depbloom --disttgl-k 2,4 --seed "$seed" &
+    done
+    wait ;;
   queueA) queueA ;;
   queueB) queueB ;;
   all)
@@ -63,5 +72,5 @@ case "$what" in
     queueA & a=$!
     queueB & b=$!
     wait $a; wait $b ;;
-  *) echo "unknown part $what (g2, g2seeds, queueA, queueB, all)" >&2; exit 2 ;;
+  *) echo "unknown part $what (g2, g2seeds, g8seeds, queueA, queueB, all)" >&2; exit 2 ;;
 esac

@@ -2,7 +2,8 @@
 # The dependency profile (`depbloom profile --devices 8 --json`) of the shared data sets: wall time,
 # the paper's Fig. 5a (cross-chain share against P at the candidate window nearest the paper's
 # 12,000: the profile's windows are multiples of G x B, 14,400 at G = 8, contiguous vs topology),
-# lost dependencies under both read rules, intra-batch staleness, hot/cold rows at batch 600 and the
+# lost dependencies under both read rules, batched reads (the recommendation's score) per window,
+# partitioner and P, intra-batch staleness, hot/cold rows at batch 600 and the
 # recommendation. Writes the JSON of each run to $OUT (default runs/profile).
 # Usage: bench/profile.sh [SHARED_DATA_DIR]   (default ../shared/data)
 set -euo pipefail
@@ -31,6 +32,18 @@ for p in (1, 2, 4, 8):
     c, t = m(fig5, "contiguous", p), m(fig5, "topology", p)
     lost = lambda x: f"{pct(x['lostOwnedRows']['eventShare'])} / {pct(x['lostOwnWrites']['eventShare'])}"
     print(f"| {p} | {pct(c['crossChainShare'])} | {pct(t['crossChainShare'])} | {lost(c)} | {lost(t)} |")
+print()
+print("batched reads (own-writes): events reading older memory than sequential at batch B on the candidate's batches, without / with refinement\n")
+print("| window | P x k | contiguous | topology |")
+print("|---|---|---|---|")
+for w in sorted({x["window"] for x in j["partitions"]}):
+    for p in sorted({x["chains"] for x in j["partitions"]}):
+        cells = []
+        for part in ("contiguous", "topology"):
+            b = m(w, part, p)["batchedOwnWrites"]
+            cells.append(f"{pct(b['eventShare'])} / {pct(b['refinedEventShare'])}")
+        k = j["devices"] // p
+        print(f"| {w:,} | {p} x {k} | {cells[0]} | {cells[1]} |")
 print()
 print("| k | large batch | stale | within micro-batch | recoverable |")
 print("|---|---|---|---|---|")
