@@ -20,7 +20,13 @@ public final class SharedReads {
     this.rows = rows;
   }
 
-  /** Shares the reads of {@code plans}, which must all read memory. */
+  /**
+   * Shares the reads of {@code plans}, which must all read memory. The union's rows are grouped by
+   * node (nodes in order of first appearance, each node's reads in order of first appearance), so
+   * that contiguous {@link #part}s share few distinct nodes: the per-node terms of a memory update
+   * (the projections of memory and mail) are then computed about once per node, not once per part
+   * that reads the node (a test batch's negatives are a few nodes read in every slice).
+   */
   public static SharedReads of(List<BatchGraph> plans) {
     int expected = 0;
     for (BatchGraph g : plans) {
@@ -36,14 +42,39 @@ public final class SharedReads {
       }
       rows.add(row);
     }
-    int[] readNode = union.keys();
-    DenseIndex distinct = new DenseIndex(Math.max(1, readNode.length));
-    int[] readDistinct = new int[readNode.length];
-    for (int u = 0; u < readNode.length; u++) {
-      readDistinct[u] = distinct.indexOf(readNode[u]);
+    int[] firstNode = union.keys(); // by first appearance
+    double[] firstTime = union.values();
+    int n = firstNode.length;
+    DenseIndex distinct = new DenseIndex(Math.max(1, n));
+    int[] distinctOf = new int[n];
+    for (int u = 0; u < n; u++) {
+      distinctOf[u] = distinct.indexOf(firstNode[u]);
     }
-    ReadPlan shared =
-        new ReadPlan(new int[0], readNode, union.values(), readDistinct, distinct.keys());
+    // counting sort by distinct node, stable: row u of the union moves to position[u]
+    int[] start = new int[distinct.size() + 1];
+    for (int u = 0; u < n; u++) {
+      start[distinctOf[u] + 1]++;
+    }
+    for (int d = 0; d < distinct.size(); d++) {
+      start[d + 1] += start[d];
+    }
+    int[] position = new int[n];
+    int[] readNode = new int[n];
+    double[] readTime = new double[n];
+    int[] readDistinct = new int[n];
+    for (int u = 0; u < n; u++) {
+      int to = start[distinctOf[u]]++;
+      position[u] = to;
+      readNode[to] = firstNode[u];
+      readTime[to] = firstTime[u];
+      readDistinct[to] = distinctOf[u];
+    }
+    for (int[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        row[i] = position[row[i]];
+      }
+    }
+    ReadPlan shared = new ReadPlan(new int[0], readNode, readTime, readDistinct, distinct.keys());
     return new SharedReads(shared, List.copyOf(rows));
   }
 

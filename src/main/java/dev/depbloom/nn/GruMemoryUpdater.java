@@ -36,18 +36,25 @@ public final class GruMemoryUpdater extends MemoryUpdater {
   }
 
   @Override
-  public Tensor update(MemoryReads reads, StreamParts parts) {
-    Tensor weightIh = cell.weight_ih(); // [3 dim, mailDim + dimTime]
+  protected Tensor[] perNode(MemoryReads reads) {
     Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
     Tensor gi =
-        torch
-            .linear(mail, weightIh.narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()))
-            .index_select(0, reads.readNode()); // [U, 3 dim]
+        torch.linear(
+            mail, cell.weight_ih().narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()));
+    Tensor gh = torch.linear(reads.memory(), cell.weight_hh(), new TensorOptional(cell.bias_hh()));
+    return new Tensor[] {gi, gh}; // [D, 3 dim] each
+  }
+
+  @Override
+  protected Tensor perRead(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
+    Tensor gi = nodes[0].index_select(0, reads.readNode()); // [U, 3 dim]
     if (time != null) {
+      Tensor weightIh = cell.weight_ih(); // [3 dim, mailDim + dimTime]
       gi =
           plusTimePart(
               gi,
               parts,
+              piece,
               reads.sinceUpdate(),
               d ->
                   torch.linear(
@@ -56,15 +63,17 @@ public final class GruMemoryUpdater extends MemoryUpdater {
                       new TensorOptional()));
     }
     Tensor h = reads.memory().index_select(0, reads.readNode()); // [U, dim]
-    Tensor gh =
-        torch
-            .linear(reads.memory(), cell.weight_hh(), new TensorOptional(cell.bias_hh()))
-            .index_select(0, reads.readNode()); // [U, 3 dim]
+    Tensor gh = nodes[1].index_select(0, reads.readNode()); // [U, 3 dim]
     Tensor[] i = gi.chunk(3, 1).get();
     Tensor[] hh = gh.chunk(3, 1).get();
     Tensor r = i[0].add(hh[0]).sigmoid();
     Tensor z = i[1].add(hh[1]).sigmoid();
     Tensor n = i[2].add(r.mul(hh[2])).tanh();
     return n.add(z.mul(h.sub(n))); // (1 - z) * n + z * h
+  }
+
+  @Override
+  protected long bytesPerRead() {
+    return 4L * cell.weight_ih().size(0); // gi, gh: [U, 3 dim] floats
   }
 }

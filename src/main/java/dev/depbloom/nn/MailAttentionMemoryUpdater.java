@@ -49,24 +49,31 @@ public final class MailAttentionMemoryUpdater extends MemoryUpdater {
   }
 
   @Override
-  public Tensor update(MemoryReads reads, StreamParts parts) {
-    Tensor idx = reads.readNode();
-    long u = idx.size(0);
-    int m = mailboxSize;
-    int dh = dim / heads;
-    Tensor memory = reads.memory().index_select(0, idx); // [U, dim]
-    Tensor q = query.forward(reads.memory()).index_select(0, idx).view(u, 1, heads, dh);
+  protected Tensor[] perNode(MemoryReads reads) {
+    Tensor q = query.forward(reads.memory()); // [D, dim]
     Tensor mailPart =
         torch.linear(
             reads.mail().view(-1, mailDim), // [D * m, mailDim]
             keyValue.weight().narrow(1, 0, mailDim),
             new TensorOptional(keyValue.bias()));
-    Tensor kv = mailPart.view(-1, m, 2L * dim).index_select(0, idx); // [U, m, 2 dim]
+    return new Tensor[] {q, mailPart.view(-1, mailboxSize, 2L * dim)}; // [D, m, 2 dim]
+  }
+
+  @Override
+  protected Tensor perRead(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
+    Tensor idx = reads.readNode();
+    long u = idx.size(0);
+    int m = mailboxSize;
+    int dh = dim / heads;
+    Tensor memory = reads.memory().index_select(0, idx); // [U, dim]
+    Tensor q = nodes[0].index_select(0, idx).view(u, 1, heads, dh);
+    Tensor kv = nodes[1].index_select(0, idx); // [U, m, 2 dim]
     if (time != null) {
       kv =
           plusTimePart(
               kv,
               parts,
+              piece,
               reads.sinceMail(), // [U, m]
               d ->
                   torch
@@ -83,5 +90,10 @@ public final class MailAttentionMemoryUpdater extends MemoryUpdater {
     Tensor agg = att.unsqueeze(3).mul(value).sum(1).reshape(u, dim); // [U, dim]
     Tensor out = mlp.forward(norm.forward(agg.add(memory)));
     return Dropout.apply(out, dropout, is_training()).relu();
+  }
+
+  @Override
+  protected long bytesPerRead() {
+    return 4L * mailboxSize * 2L * dim; // the keys and values, [U, m, 2 dim] floats
   }
 }

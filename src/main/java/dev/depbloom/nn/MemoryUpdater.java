@@ -1,6 +1,8 @@
 package dev.depbloom.nn;
 
+import dev.depbloom.tensor.StepScope;
 import java.util.function.Function;
+import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.Module;
 import org.bytedeco.pytorch.Tensor;
 
@@ -8,8 +10,20 @@ import org.bytedeco.pytorch.Tensor;
  * Turns stored memory and mail into the memory a batch reads (TGL's deferred update): applied with
  * gradient at the start of the batch that reads the node. Implementations: {@link GruMemoryUpdater}
  * (TGN), {@link RnnMemoryUpdater} (JODIE), {@link MailAttentionMemoryUpdater} (APAN).
+ *
+ * <p>An update has two parts: what depends only on a distinct node's memory and mail ({@link
+ * #perNode}, computed once per node), and what depends on the read time ({@link #perRead}, once per
+ * unique read). Without gradient the reads are updated in pieces of at most {@link #PIECE_BYTES}
+ * per intermediate tensor, each piece's intermediates freed before the next: the test pass updates
+ * tens of thousands of reads at once, and whole-width intermediates (APAN's {@code [U, m, 2 dim]}
+ * are 61 MB at 7,650 reads) exceed glibc's 32 MB limit for reusing freed memory, so every one was
+ * fresh pages the kernel had to clear, and none stayed in cache between passes. Row by row a piece
+ * computes what the whole update computes.
  */
 public abstract class MemoryUpdater extends Module {
+  /** Bytes of the widest per-read intermediate of one piece, without gradient. */
+  static final long PIECE_BYTES = 2L << 20;
+
   /** Updated memory per unique read: {@code [U, dim]}. */
   public Tensor update(MemoryReads reads) {
     return update(reads, null);
@@ -20,16 +34,54 @@ public abstract class MemoryUpdater extends Module {
    * {@code parts} when it is not null and the deltas are equal: the same reads updated from another
    * memory, without gradient.
    */
-  public abstract Tensor update(MemoryReads reads, StreamParts parts);
+  public final Tensor update(MemoryReads reads, StreamParts parts) {
+    Tensor[] nodes = perNode(reads);
+    long u = reads.readNode().size(0);
+    long piece = Math.max(1, PIECE_BYTES / bytesPerRead());
+    if (GradMode.is_enabled() || u <= piece) {
+      return perRead(nodes, reads, parts, 0);
+    }
+    Tensor out = reads.memory().new_empty(new long[] {u, reads.memory().size(1)});
+    int index = 0;
+    for (long from = 0; from < u; from += piece, index++) {
+      long n = Math.min(piece, u - from);
+      try (StepScope scope = new StepScope()) {
+        MemoryReads rows =
+            new MemoryReads(
+                reads.memory(),
+                reads.mail(),
+                reads.readNode().narrow(0, from, n),
+                reads.sinceUpdate() == null ? null : reads.sinceUpdate().narrow(0, from, n),
+                reads.sinceMail() == null ? null : reads.sinceMail().narrow(0, from, n));
+        out.narrow(0, from, n).copy_(perRead(nodes, rows, parts, index));
+      }
+    }
+    return out;
+  }
+
+  /** What the update computes once per distinct node of {@code reads}, for {@link #perRead}. */
+  protected abstract Tensor[] perNode(MemoryReads reads);
 
   /**
-   * {@code base + project(deltas)}, the projection's rows taken from {@code parts} where they hold
-   * one of equal deltas (row by row; the result is the same either way).
+   * The updated memory of {@code reads}' unique reads, {@code [U, dim]}, from {@code nodes} (what
+   * {@link #perNode} computed for all distinct nodes); {@code piece} numbers the rows when the
+   * update runs in pieces (0 otherwise), keying what is kept in {@code parts}.
+   */
+  protected abstract Tensor perRead(
+      Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece);
+
+  /** Bytes per read of the widest intermediate of {@link #perRead}. */
+  protected abstract long bytesPerRead();
+
+  /**
+   * {@code base + project(deltas)}, computed in place in {@code base} (the caller's own fresh
+   * tensor), the projection's rows taken from {@code parts} where they hold one of equal deltas
+   * (row by row; the result is the same either way).
    */
   protected final Tensor plusTimePart(
-      Tensor base, StreamParts parts, Tensor deltas, Function<Tensor, Tensor> project) {
+      Tensor base, StreamParts parts, int piece, Tensor deltas, Function<Tensor, Tensor> project) {
     return parts == null
-        ? base.add(project.apply(deltas))
-        : parts.addRowwise(this, base, deltas, project);
+        ? base.add_(project.apply(deltas))
+        : parts.addRowwise(this, piece, base, deltas, project);
   }
 }

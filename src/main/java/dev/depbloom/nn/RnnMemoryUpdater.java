@@ -27,23 +27,30 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
   }
 
   @Override
-  public Tensor update(MemoryReads reads, StreamParts parts) {
-    Tensor weightIh = cell.weight_ih();
+  protected Tensor[] perNode(MemoryReads reads) {
     Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
     Tensor perNode =
         torch
-            .linear(mail, weightIh.narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()))
+            .linear(
+                mail, cell.weight_ih().narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()))
             .add(
                 torch.linear(
                     reads.memory(),
                     cell.weight_hh(),
                     new TensorOptional(cell.bias_hh()))); // [D, dim]
-    Tensor pre = perNode.index_select(0, reads.readNode()); // [U, dim]
+    return new Tensor[] {perNode};
+  }
+
+  @Override
+  protected Tensor perRead(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
+    Tensor pre = nodes[0].index_select(0, reads.readNode()); // [U, dim]
     if (time != null) {
+      Tensor weightIh = cell.weight_ih();
       pre =
           plusTimePart(
               pre,
               parts,
+              piece,
               reads.sinceUpdate(),
               d ->
                   torch.linear(
@@ -54,5 +61,10 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
     // pre is this method's own tensor: taking tanh in place is safe under autograd too (its
     // backward needs the output, not the overwritten input), and gives the same values
     return pre.tanh_(); // [U, dim]
+  }
+
+  @Override
+  protected long bytesPerRead() {
+    return 4L * cell.weight_hh().size(0); // [U, dim] floats
   }
 }

@@ -2,6 +2,7 @@ package dev.depbloom.nn;
 
 import dev.depbloom.tensor.Tensors;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -31,6 +32,8 @@ public final class StreamParts implements AutoCloseable {
   private record Part(Tensor input, Tensor value) {}
 
   private final Map<Object, Part> parts = new IdentityHashMap<>();
+  // the memory updaters' parts, by owner and piece (MemoryUpdater updates in pieces)
+  private final Map<Object, Map<Integer, Part>> pieces = new IdentityHashMap<>();
 
   /** The part {@code owner} computed for this plan, computing it on first use. */
   Tensor computeIfAbsent(Object owner, Supplier<Tensor> compute) {
@@ -43,28 +46,32 @@ public final class StreamParts implements AutoCloseable {
   }
 
   /**
-   * {@code base + project(input)}, row by row equal to computing it whole: rows whose {@code input}
-   * (first dimension: rows) equals that of the part {@code owner} kept take the kept part's rows,
-   * the others are projected afresh. The first call keeps its part for the next ones.
+   * {@code base + project(input)}, computed in place in {@code base} (the caller's own fresh
+   * tensor) and row by row equal to computing it whole: rows whose {@code input} (first dimension:
+   * rows) equals that of the part {@code owner} kept for piece {@code piece} take the kept part's
+   * rows, the others are projected afresh. The first call per piece keeps its part for the next
+   * ones.
    */
-  Tensor addRowwise(Object owner, Tensor base, Tensor input, Function<Tensor, Tensor> project) {
-    Part p = parts.get(owner);
+  Tensor addRowwise(
+      Object owner, int piece, Tensor base, Tensor input, Function<Tensor, Tensor> project) {
+    Map<Integer, Part> byPiece = pieces.computeIfAbsent(owner, o -> new HashMap<>());
+    Part p = byPiece.get(piece);
     if (p == null || !Arrays.equals(p.input().sizes().vec().get(), input.sizes().vec().get())) {
       Tensor value = project.apply(input);
       if (p == null) {
-        parts.put(owner, new Part(Tensors.retain(input), Tensors.retain(value)));
+        byPiece.put(piece, new Part(Tensors.retain(input), Tensors.retain(value)));
       }
-      return base.add(value);
+      return base.add_(value);
     }
-    Tensor out = base.add(p.value());
     if (input.size(0) == 0) {
-      return out;
+      return base.add_(p.value());
     }
     // the rows where any delta differs (NaN differs from itself: projected afresh too)
     Tensor differ = p.input().ne(input).view(input.size(0), -1).any(1).nonzero().view(-1);
-    if (differ.size(0) > 0) {
-      Tensor fresh = project.apply(input.index_select(0, differ));
-      out.index_copy_(0, differ, base.index_select(0, differ).add(fresh));
+    Tensor freshBase = differ.size(0) > 0 ? base.index_select(0, differ) : null;
+    Tensor out = base.add_(p.value());
+    if (freshBase != null) {
+      out.index_copy_(0, differ, freshBase.add_(project.apply(input.index_select(0, differ))));
     }
     return out;
   }
@@ -80,5 +87,11 @@ public final class StreamParts implements AutoCloseable {
       release(p);
     }
     parts.clear();
+    for (Map<Integer, Part> byPiece : pieces.values()) {
+      for (Part p : byPiece.values()) {
+        release(p);
+      }
+    }
+    pieces.clear();
   }
 }
