@@ -13,8 +13,10 @@ import org.bytedeco.pytorch.Tensor;
  *
  * <p>An update has two parts: what depends only on a distinct node's memory and mail ({@link
  * #perNode}, computed once per node), and what depends on the read time ({@link #perRead}, once per
- * unique read). Without gradient the reads are updated in pieces of at most {@link #PIECE_BYTES}
- * per intermediate tensor, each piece's intermediates freed before the next: the test pass updates
+ * unique read). Without gradient, when there are at least two pieces' worth of reads, they are
+ * updated in pieces of at most {@link #PIECE_BYTES} per intermediate tensor, each piece's
+ * intermediates freed before the next (below that, copying the pieces into one tensor costs more
+ * than it saves: JODIE's 7,650-read parts are 1.5 pieces of 400-byte rows): the test pass updates
  * tens of thousands of reads at once, and whole-width intermediates (APAN's {@code [U, m, 2 dim]}
  * are 61 MB at 7,650 reads) exceed glibc's 32 MB limit for reusing freed memory, so every one was
  * fresh pages the kernel had to clear, and none stayed in cache between passes. Row by row a piece
@@ -38,7 +40,7 @@ public abstract class MemoryUpdater extends Module {
     Tensor[] nodes = perNode(reads);
     long u = reads.readNode().size(0);
     long piece = Math.max(1, PIECE_BYTES / bytesPerRead());
-    if (GradMode.is_enabled() || u <= piece) {
+    if (GradMode.is_enabled() || u < 2 * piece) { // below two pieces the copy costs more
       return perRead(nodes, reads, parts, 0);
     }
     Tensor out = reads.memory().new_empty(new long[] {u, reads.memory().size(1)});
