@@ -28,6 +28,7 @@ import dev.depbloom.train.TrainingListener;
 import dev.depbloom.train.TrainingRun;
 import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -474,6 +475,7 @@ public final class Trainer implements AutoCloseable {
     // machine may not schedule for milliseconds (JODIE: replay 4-6 s instead of 0.4-0.8 s)
     TensorRuntime.applyThreads(run.threads());
     List<TestScoreAccumulator> scores;
+    Map<String, Double> stages = new LinkedHashMap<>();
     try (EventSliceScorer scorer =
             new EventSliceScorer(
                 session.step(), session.planner(), config, run.threads().workers());
@@ -481,11 +483,16 @@ public final class Trainer implements AutoCloseable {
       scorer.eventsPerPass(testEventsPerPass);
       List<ScoredMemory> memories = List.of();
       if (memory) {
+        long r0 = System.nanoTime();
         session.resetSampler(view);
         replay("replay", 0, 0, split.valEnd(), session.sampler(view), replayed);
+        stages.put("replay", (System.nanoTime() - r0) / 1e9);
         memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
       }
-      scores = testPass(view, memories, scorer, epoch);
+      long[] metricsNanos = new long[1];
+      scores = testPass(view, memories, scorer, epoch, metricsNanos);
+      stages.putAll(scorer.phaseSeconds());
+      stages.put("metrics", metricsNanos[0] / 1e9);
     }
     TestMetrics.Protocol tgl = scores.get(scores.size() - 1).result();
     TestMetrics m =
@@ -495,7 +502,8 @@ public final class Trainer implements AutoCloseable {
             config.train().evalNegatives(),
             scores.get(0).events(),
             scores.get(0).newNodeEvents(),
-            (System.nanoTime() - t0) / 1e9);
+            (System.nanoTime() - t0) / 1e9,
+            stages);
     for (TrainingListener l : listeners) {
       l.testFinished(m);
     }
@@ -524,10 +532,15 @@ public final class Trainer implements AutoCloseable {
    * Scores the test events on each of {@code memories} (writing them as they go; none for models
    * without memory), with {@code train.eval_negatives} ranking negatives per event besides the AP
    * negative; the neighbors are sampled with the sampler of view {@code view}. One accumulator per
-   * memory, in order (one for models without memory).
+   * memory, in order (one for models without memory). The metrics' share of the wall time is added
+   * to {@code metricsNanos[0]}.
    */
   private List<TestScoreAccumulator> testPass(
-      int view, List<ScoredMemory> memories, EventSliceScorer scorer, int epoch) {
+      int view,
+      List<ScoredMemory> memories,
+      EventSliceScorer scorer,
+      int epoch,
+      long[] metricsNanos) {
     int ranking = config.train().evalNegatives();
     TestNegatives negatives = new TestNegatives(run.events(), run.seed());
     List<TestScoreAccumulator> scores = new ArrayList<>();
@@ -550,6 +563,7 @@ public final class Trainer implements AutoCloseable {
         TEST,
         (batch, stream) -> {
           List<BatchScores> s = scorer.score(batch, stream, session.sampler(view), memories, true);
+          long m0 = System.nanoTime();
           for (int i = 0; i < s.size(); i++) {
             try {
               scores.get(i).add(batch, s.get(i));
@@ -568,6 +582,7 @@ public final class Trainer implements AutoCloseable {
                       e));
             }
           }
+          metricsNanos[0] += System.nanoTime() - m0;
         });
     return scores;
   }

@@ -14,7 +14,9 @@ import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
@@ -70,6 +72,27 @@ public final class EventSliceScorer implements AutoCloseable {
   private final int positionsPerRoot;
   private final Object planLock = new Object();
   private int eventsPerPass; // 0: sized by POSITIONS_PER_PASS
+  private final long[] nanos = new long[Phase.values().length]; // wall time per phase, all calls
+
+  /** The phases of {@link #score}, whose wall time {@link #phaseSeconds()} reports. */
+  private enum Phase {
+    /** Sampling and planning the slices (and the write). */
+    PLAN("plan"),
+    /** Sharing the slices' memory reads. */
+    SHARE_READS("shareReads"),
+    /** The shared memory update, per memory. */
+    MEMORY_UPDATE("memoryUpdate"),
+    /** Embedding and scoring the slices (all passes, all memories). */
+    SCORE("score"),
+    /** Writing the batch's memory. */
+    MEMORY_WRITE("memoryWrite");
+
+    private final String key;
+
+    Phase(String key) {
+      this.key = key;
+    }
+  }
 
   public EventSliceScorer(DeviceStep step, BatchPlanner planner, ModelConfig config, int workers) {
     this.step = step;
@@ -88,6 +111,26 @@ public final class EventSliceScorer implements AutoCloseable {
       throw new IllegalArgumentException("events per pass must not be negative: " + events);
     }
     this.eventsPerPass = events;
+  }
+
+  /**
+   * Wall seconds spent in each phase of {@link #score} over all calls so far, by key ({@code plan},
+   * {@code shareReads}, {@code memoryUpdate}, {@code score}, {@code memoryWrite}; models without
+   * memory plan and score in one phase, {@code score}).
+   */
+  public Map<String, Double> phaseSeconds() {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Phase p : Phase.values()) {
+      out.put(p.key, nanos[p.ordinal()] / 1e9);
+    }
+    return out;
+  }
+
+  /** Charges the time since {@code since} to {@code phase}; returns now. */
+  private long charge(Phase phase, long since) {
+    long now = System.nanoTime();
+    nanos[phase.ordinal()] += now - since;
+    return now;
   }
 
   /**
@@ -124,6 +167,7 @@ public final class EventSliceScorer implements AutoCloseable {
     int perPass = sliceSize(b, k);
     int passes = (b + perPass - 1) / perPass;
     IntFunction<BatchGraph> plan = p -> plan(batch, p, perPass, stream, sampler);
+    long t = System.nanoTime();
     if (memories.isEmpty()) {
       float[] positive = new float[b];
       float[] negative = new float[k * b];
@@ -133,6 +177,7 @@ public final class EventSliceScorer implements AutoCloseable {
             BatchScores s = step.evaluate(plan.apply(p), null, 0, batch.index(), false);
             copy(s, p * perPass, b, k, positive, negative);
           });
+      charge(Phase.SCORE, t);
       return List.of(new BatchScores(positive, negative));
     }
     int n = memories.size();
@@ -147,7 +192,9 @@ public final class EventSliceScorer implements AutoCloseable {
     if (writes != null) {
       all.add(writes);
     }
+    t = charge(Phase.PLAN, t);
     SharedReads shared = SharedReads.of(all);
+    t = charge(Phase.SHARE_READS, t);
     Tensor[] updated = new Tensor[n];
     StreamParts[] parts = new StreamParts[updateParts(shared)];
     try {
@@ -158,6 +205,7 @@ public final class EventSliceScorer implements AutoCloseable {
         ScoredMemory m = memories.get(i);
         updated[i] = sharedUpdate(shared, m.store(), m.view(), batch.index(), parts);
       }
+      t = charge(Phase.MEMORY_UPDATE, t);
       run(
           passes,
           p -> {
@@ -166,15 +214,17 @@ public final class EventSliceScorer implements AutoCloseable {
               copy(s.get(i), p * perPass, b, k, positive[i], negative[i]);
             }
           });
+      t = charge(Phase.SCORE, t);
       if (writes != null) {
         for (int i = 0; i < n; i++) {
           ScoredMemory m = memories.get(i);
           step.write(writes, updated[i], shared.rows(passes), m.store(), m.view());
         }
       }
+      charge(Phase.MEMORY_WRITE, t);
     } finally {
-      for (Tensor t : updated) {
-        Tensors.release(t);
+      for (Tensor u : updated) {
+        Tensors.release(u);
       }
       for (StreamParts p : parts) {
         if (p != null) {

@@ -150,6 +150,7 @@ public final class RunDirectory {
     m.put("testEvents", test.events());
     m.put("testNewNodeEvents", test.newNodeEvents());
     m.put("testSeconds", test.seconds());
+    m.put("testStageSeconds", test.stageSeconds());
     writeJson(root.resolve("test.json"), JSON.valueToTree(m));
   }
 

@@ -20,6 +20,10 @@ import java.util.Map;
  * @param events test events
  * @param newNodeEvents test events with an endpoint unseen in training
  * @param seconds wall time of the whole test (both protocols and the replay)
+ * @param stageSeconds where that time went, by stage ({@code replay}, then the scorer's {@code
+ *     plan}, {@code shareReads}, {@code memoryUpdate}, {@code score}, {@code memoryWrite}, then
+ *     {@code metrics}: the ranking metrics' bookkeeping); the rest is loading the checkpoint and
+ *     drawing the negatives
  */
 public record TestMetrics(
     Protocol reset,
@@ -27,7 +31,8 @@ public record TestMetrics(
     int negatives,
     long events,
     long newNodeEvents,
-    double seconds) {
+    double seconds,
+    Map<String, Double> stageSeconds) {
 
   /**
    * One protocol's metrics: AP and ROC-AUC averaged over batches with one negative per event (TGL's

@@ -3,6 +3,7 @@ package dev.depbloom.schedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
@@ -68,6 +69,24 @@ class TestPassTest {
   void withoutMemoryBothProtocolsAreOne() {
     TestMetrics m = testWithPassSizes("tgat", 3, 0)[0];
     assertEquals(m.reset(), m.continued());
+  }
+
+  /** The test's wall time is broken down by stage, and the stages account for most of it. */
+  @Test
+  void theStagesAccountForTheTestsTime() {
+    TestMetrics m = testWithPassSizes("tgn", 3, 0)[0];
+    assertEquals(
+        List.of("replay", "plan", "shareReads", "memoryUpdate", "score", "memoryWrite", "metrics"),
+        List.copyOf(m.stageSeconds().keySet()));
+    double sum = m.stageSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
+    for (var e : m.stageSeconds().entrySet()) {
+      assertTrue(e.getValue() > 0, e.getKey() + " took no time");
+    }
+    assertTrue(sum <= m.seconds() && sum > 0.5 * m.seconds(), sum + " s of " + m.seconds() + " s");
+    TestMetrics tgat = testWithPassSizes("tgat", 3, 0)[0]; // no memory: no replay, one phase
+    assertEquals(0.0, tgat.stageSeconds().get("memoryUpdate"));
+    assertNull(tgat.stageSeconds().get("replay"));
+    assertTrue(tgat.stageSeconds().get("score") > 0);
   }
 
   /** Continued memory is what validation left; TGL's is rebuilt by the replay: they differ. */
