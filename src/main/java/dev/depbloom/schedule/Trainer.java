@@ -458,7 +458,7 @@ public final class Trainer implements AutoCloseable {
    * replayed, then the test events scored). The replay runs first, into memory of its own; then one
    * pass over the test events scores both protocols side by side, sharing everything that depends
    * only on the stream (plans, samples, the attention layers' edge and time projections). Models
-   * without memory have one protocol, scored once. Scoring runs on all workers.
+   * without memory have one protocol, scored once. The replay and the scoring run on all workers.
    */
   public TestMetrics test(RunDirectory dir, int epoch) {
     long t0 = System.nanoTime();
@@ -483,10 +483,16 @@ public final class Trainer implements AutoCloseable {
       scorer.eventsPerPass(testEventsPerPass);
       List<ScoredMemory> memories = List.of();
       if (memory) {
-        long r0 = System.nanoTime();
         session.resetSampler(view);
-        replay("replay", 0, 0, split.valEnd(), session.sampler(view), replayed);
-        stages.put("replay", (System.nanoTime() - r0) / 1e9);
+        NeighborSampler sampler = session.sampler(view);
+        walk(
+            "replay",
+            0,
+            0,
+            split.valEnd(),
+            (i, start, end) -> session.batch(i, start, end, 0, REPLAY, 0, start),
+            REPLAY,
+            (batch, stream) -> scorer.replay(batch, stream, sampler, replayed, 0));
         memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
       }
       long[] metricsNanos = new long[1];
@@ -512,8 +518,9 @@ public final class Trainer implements AutoCloseable {
 
   /**
    * Events {@code [from, to)} write view 0 of {@code memory}, without scoring, sampled with {@code
-   * sampler}: TGL's replay of the training and validation events before the test, and a check's
-   * replay of the rest of an epoch. The listeners follow it as {@code phase} (null: not told).
+   * sampler}, on one worker: a check's replay of the rest of an epoch (the test's replay runs on
+   * all workers, {@link EventSliceScorer#replay}). The listeners follow it as {@code phase} (null:
+   * not told).
    */
   private void replay(
       String phase, int epoch, int from, int to, NeighborSampler sampler, MemoryStore memory) {

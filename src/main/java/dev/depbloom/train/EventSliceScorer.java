@@ -65,6 +65,9 @@ public final class EventSliceScorer implements AutoCloseable {
    */
   static final int PARTS = 4;
 
+  /** Rows per part of a replay batch's memory update, at least. */
+  static final int REPLAY_ROWS = 256;
+
   private final DeviceStep step;
   private final BatchPlanner planner;
   private final int workers;
@@ -76,6 +79,8 @@ public final class EventSliceScorer implements AutoCloseable {
 
   /** The phases of {@link #score}, whose wall time {@link #phaseSeconds()} reports. */
   private enum Phase {
+    /** TGL's replay of the training and validation events ({@link #replay}). */
+    REPLAY("replay"),
     /** Sampling and planning the slices (and the write). */
     PLAN("plan"),
     /** Sharing the slices' memory reads. */
@@ -114,9 +119,10 @@ public final class EventSliceScorer implements AutoCloseable {
   }
 
   /**
-   * Wall seconds spent in each phase of {@link #score} over all calls so far, by key ({@code plan},
-   * {@code shareReads}, {@code memoryUpdate}, {@code score}, {@code memoryWrite}; models without
-   * memory plan and score in one phase, {@code score}).
+   * Wall seconds spent in each phase of {@link #replay} and {@link #score} over all calls so far,
+   * by key ({@code replay}, {@code plan}, {@code shareReads}, {@code memoryUpdate}, {@code score},
+   * {@code memoryWrite}; models without memory plan and score in one phase, {@code score}, and have
+   * no replay).
    */
   public Map<String, Double> phaseSeconds() {
     Map<String, Double> out = new LinkedHashMap<>();
@@ -239,9 +245,38 @@ public final class EventSliceScorer implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Writes {@code batch}'s memory into view {@code view} of {@code memory} without scoring (TGL's
+   * replay of the training and validation events before the test), its memory update computed in
+   * parts on all workers: a replay batch reads only its endpoints (about 1,200 reads at batch 600),
+   * too few for the test's parts of at least 1,024 rows, and one worker alone left the other idle
+   * (APAN's replay, its mail attention over every endpoint, was a quarter of its test). The parts
+   * depend only on the read count, so the memory is the same however many workers run them.
+   */
+  public void replay(
+      Batch batch, long stream, NeighborSampler sampler, MemoryStore memory, int view) {
+    long t = System.nanoTime();
+    BatchGraph writes = planner.planWrite(batch, stream, sampler);
+    SharedReads shared = SharedReads.of(List.of(writes));
+    Tensor updated = null;
+    try {
+      updated =
+          sharedUpdate(shared, memory, view, -1, new StreamParts[updateParts(shared, REPLAY_ROWS)]);
+      step.write(writes, updated, shared.rows(0), memory, view);
+    } finally {
+      Tensors.release(updated);
+      charge(Phase.REPLAY, t);
+    }
+  }
+
   /** Parts the shared memory update is cut into: {@link #PARTS}, at least 1,024 rows each. */
   private static int updateParts(SharedReads shared) {
-    return Math.max(1, Math.min(PARTS, shared.reads().readCount() / 1024));
+    return updateParts(shared, 1024);
+  }
+
+  /** {@link #PARTS}, at least {@code minRows} rows each. */
+  private static int updateParts(SharedReads shared, int minRows) {
+    return Math.max(1, Math.min(PARTS, shared.reads().readCount() / minRows));
   }
 
   /**

@@ -20,7 +20,7 @@ import java.util.Map;
  * @param events test events
  * @param newNodeEvents test events with an endpoint unseen in training
  * @param seconds wall time of the whole test (both protocols and the replay)
- * @param stageSeconds where that time went, by stage ({@code replay}, then the scorer's {@code
+ * @param stageSeconds where that time went, by stage ({@code replay}, 0 without memory, then {@code
  *     plan}, {@code shareReads}, {@code memoryUpdate}, {@code score}, {@code memoryWrite}, then
  *     {@code metrics}: the ranking metrics' bookkeeping); the rest is loading the checkpoint and
  *     drawing the negatives

@@ -77,6 +77,51 @@ class EventSliceScorerTest {
     }
   }
 
+  /**
+   * The test's replay runs its memory update in parts on the workers: the memory it writes equals
+   * that of the one-worker replay ({@link DeviceStep#replay}) up to float rounding, and is the same
+   * bit for bit on one worker as on two.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "apan", "jodie"})
+  void theReplayOnTheWorkersWritesAsTheOneWorkerReplay(String model) {
+    TrainingRun run = run(model);
+    float[][] alone = replay(run, 0);
+    float[][] one = replay(run, 1);
+    float[][] two = replay(run, 2);
+    for (int a = 0; a < alone.length; a++) {
+      assertArrayEquals(alone[a], one[a], 1e-5f, model + ": array " + a);
+      assertArrayEquals(one[a], two[a], model + ": array " + a + ", two workers");
+    }
+    assertFalse(Arrays.equals(alone[0], new float[alone[0].length]), model + ": nothing written");
+  }
+
+  /**
+   * Replays batches of 300 events (about 600 reads: two parts) over the first 600 events into a
+   * fresh memory, on {@code workers} workers (0: {@link DeviceStep#replay} alone); returns its
+   * memory and mail.
+   */
+  private static float[][] replay(TrainingRun run, int workers) {
+    try (TrainingSession s = new TrainingSession(run);
+        MemoryStore memory = s.freshMemory();
+        EventSliceScorer scorer =
+            new EventSliceScorer(s.step(), s.planner(), run.config(), Math.max(1, workers))) {
+      s.replica().model().eval();
+      for (int i = 0; i < 2; i++) {
+        Batch batch = s.batch(i, 300 * i, 300 * i + 300, 0, 5, 0, 300 * i);
+        if (workers == 0) {
+          s.step().replay(s.planner().planWrite(batch, i, s.sampler(0)), memory, 0);
+        } else {
+          scorer.replay(batch, i, s.sampler(0), memory, 0);
+        }
+      }
+      return new float[][] {
+        Tensors.toFloats(memory.view(0).memoryTensor()),
+        Tensors.toFloats(memory.view(0).mailboxTensor())
+      };
+    }
+  }
+
   /** The second memory scored beside the session's. */
   private enum Other {
     NONE,
