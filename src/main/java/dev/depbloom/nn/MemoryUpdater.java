@@ -53,8 +53,8 @@ public abstract class MemoryUpdater extends Module {
                 reads.memory(),
                 reads.mail(),
                 reads.readNode().narrow(0, from, n),
-                reads.sinceUpdate() == null ? null : reads.sinceUpdate().narrow(0, from, n),
-                reads.sinceMail() == null ? null : reads.sinceMail().narrow(0, from, n));
+                reads.sinceUpdate().narrow(0, from, n),
+                reads.sinceMail().narrow(0, from, n));
         out.narrow(0, from, n).copy_(perRead(nodes, rows, parts, index));
       }
     }

@@ -31,18 +31,18 @@ import org.bytedeco.pytorch.Tensor;
 public final class StreamParts implements AutoCloseable {
   private record Part(Tensor input, Tensor value) {}
 
-  private final Map<Object, Part> parts = new IdentityHashMap<>();
-  // the memory updaters' parts, by owner and piece (MemoryUpdater updates in pieces)
-  private final Map<Object, Map<Integer, Part>> pieces = new IdentityHashMap<>();
+  // by owner, then piece (MemoryUpdater updates in pieces; an attention layer's part is piece 0)
+  private final Map<Object, Map<Integer, Part>> parts = new IdentityHashMap<>();
 
   /** The part {@code owner} computed for this plan, computing it on first use. */
   Tensor computeIfAbsent(Object owner, Supplier<Tensor> compute) {
-    Part p = parts.get(owner);
-    if (p == null) {
-      p = new Part(null, Tensors.retain(compute.get()));
-      parts.put(owner, p);
-    }
-    return p.value();
+    return byPiece(owner)
+        .computeIfAbsent(0, piece -> new Part(null, Tensors.retain(compute.get())))
+        .value();
+  }
+
+  private Map<Integer, Part> byPiece(Object owner) {
+    return parts.computeIfAbsent(owner, o -> new HashMap<>());
   }
 
   /**
@@ -54,7 +54,7 @@ public final class StreamParts implements AutoCloseable {
    */
   Tensor addRowwise(
       Object owner, int piece, Tensor base, Tensor input, Function<Tensor, Tensor> project) {
-    Map<Integer, Part> byPiece = pieces.computeIfAbsent(owner, o -> new HashMap<>());
+    Map<Integer, Part> byPiece = byPiece(owner);
     Part p = byPiece.get(piece);
     if (p == null || !Arrays.equals(p.input().sizes().vec().get(), input.sizes().vec().get())) {
       Tensor value = project.apply(input);
@@ -83,15 +83,11 @@ public final class StreamParts implements AutoCloseable {
 
   @Override
   public void close() {
-    for (Part p : parts.values()) {
-      release(p);
-    }
-    parts.clear();
-    for (Map<Integer, Part> byPiece : pieces.values()) {
+    for (Map<Integer, Part> byPiece : parts.values()) {
       for (Part p : byPiece.values()) {
         release(p);
       }
     }
-    pieces.clear();
+    parts.clear();
   }
 }

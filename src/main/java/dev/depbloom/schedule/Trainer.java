@@ -485,13 +485,11 @@ public final class Trainer implements AutoCloseable {
       if (memory) {
         session.resetSampler(view);
         NeighborSampler sampler = session.sampler(view);
-        walk(
+        replay(
             "replay",
             0,
             0,
             split.valEnd(),
-            (i, start, end) -> session.batch(i, start, end, 0, REPLAY, 0, start),
-            REPLAY,
             (batch, stream) -> scorer.replay(batch, stream, sampler, replayed, 0));
         memories = List.of(new ScoredMemory(session.memory(), view), new ScoredMemory(replayed, 0));
       }
@@ -517,13 +515,12 @@ public final class Trainer implements AutoCloseable {
   }
 
   /**
-   * Events {@code [from, to)} write view 0 of {@code memory}, without scoring, sampled with {@code
-   * sampler}, on one worker: a check's replay of the rest of an epoch (the test's replay runs on
-   * all workers, {@link EventSliceScorer#replay}). The listeners follow it as {@code phase} (null:
-   * not told).
+   * Events {@code [from, to)} written by {@code write}, without scoring: TGL's replay of the
+   * training and validation events before the test ({@link EventSliceScorer#replay}, on all
+   * workers), and a check's replay of the rest of an epoch ({@link #replay(String, int, int, int,
+   * NeighborSampler, MemoryStore)}). The listeners follow it as {@code phase} (null: not told).
    */
-  private void replay(
-      String phase, int epoch, int from, int to, NeighborSampler sampler, MemoryStore memory) {
+  private void replay(String phase, int epoch, int from, int to, BatchAction write) {
     walk(
         phase,
         epoch,
@@ -531,6 +528,20 @@ public final class Trainer implements AutoCloseable {
         to,
         (i, start, end) -> session.batch(i, start, end, 0, REPLAY, epoch, start),
         REPLAY,
+        write);
+  }
+
+  /**
+   * Events {@code [from, to)} write view 0 of {@code memory} on one worker, sampled with {@code
+   * sampler}: a check's replay of the rest of an epoch.
+   */
+  private void replay(
+      String phase, int epoch, int from, int to, NeighborSampler sampler, MemoryStore memory) {
+    replay(
+        phase,
+        epoch,
+        from,
+        to,
         (batch, stream) ->
             session.step().replay(session.planner().planWrite(batch, stream, sampler), memory, 0));
   }

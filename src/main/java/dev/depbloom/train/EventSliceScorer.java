@@ -65,8 +65,11 @@ public final class EventSliceScorer implements AutoCloseable {
    */
   static final int PARTS = 4;
 
+  /** Rows per part of a test batch's shared memory update, at least. */
+  static final int SCORE_PART_ROWS = 1024;
+
   /** Rows per part of a replay batch's memory update, at least. */
-  static final int REPLAY_ROWS = 256;
+  static final int REPLAY_PART_ROWS = 256;
 
   private final DeviceStep step;
   private final BatchPlanner planner;
@@ -77,7 +80,7 @@ public final class EventSliceScorer implements AutoCloseable {
   private int eventsPerPass; // 0: sized by POSITIONS_PER_PASS
   private final long[] nanos = new long[Phase.values().length]; // wall time per phase, all calls
 
-  /** The phases of {@link #score}, whose wall time {@link #phaseSeconds()} reports. */
+  /** The phases of {@link #replay} and {@link #score}, timed for {@link #phaseSeconds()}. */
   private enum Phase {
     /** TGL's replay of the training and validation events ({@link #replay}). */
     REPLAY("replay"),
@@ -202,7 +205,7 @@ public final class EventSliceScorer implements AutoCloseable {
     SharedReads shared = SharedReads.of(all);
     t = charge(Phase.SHARE_READS, t);
     Tensor[] updated = new Tensor[n];
-    StreamParts[] parts = new StreamParts[updateParts(shared)];
+    StreamParts[] parts = new StreamParts[updateParts(shared, SCORE_PART_ROWS)];
     try {
       for (int i = 0; i < parts.length; i++) {
         parts[i] = n > 1 ? new StreamParts() : null;
@@ -249,9 +252,10 @@ public final class EventSliceScorer implements AutoCloseable {
    * Writes {@code batch}'s memory into view {@code view} of {@code memory} without scoring (TGL's
    * replay of the training and validation events before the test), its memory update computed in
    * parts on all workers: a replay batch reads only its endpoints (about 1,200 reads at batch 600),
-   * too few for the test's parts of at least 1,024 rows, and one worker alone left the other idle
-   * (APAN's replay, its mail attention over every endpoint, was a quarter of its test). The parts
-   * depend only on the read count, so the memory is the same however many workers run them.
+   * too few for the test's parts of at least {@link #SCORE_PART_ROWS} rows, and one worker alone
+   * left the other idle (APAN's replay, its mail attention over every endpoint, was a quarter of
+   * its test). The parts depend only on the read count, so the memory is the same however many
+   * workers run them.
    */
   public void replay(
       Batch batch, long stream, NeighborSampler sampler, MemoryStore memory, int view) {
@@ -261,7 +265,8 @@ public final class EventSliceScorer implements AutoCloseable {
     Tensor updated = null;
     try {
       updated =
-          sharedUpdate(shared, memory, view, -1, new StreamParts[updateParts(shared, REPLAY_ROWS)]);
+          sharedUpdate(
+              shared, memory, view, -1, new StreamParts[updateParts(shared, REPLAY_PART_ROWS)]);
       step.write(writes, updated, shared.rows(0), memory, view);
     } finally {
       Tensors.release(updated);
@@ -269,12 +274,7 @@ public final class EventSliceScorer implements AutoCloseable {
     }
   }
 
-  /** Parts the shared memory update is cut into: {@link #PARTS}, at least 1,024 rows each. */
-  private static int updateParts(SharedReads shared) {
-    return updateParts(shared, 1024);
-  }
-
-  /** {@link #PARTS}, at least {@code minRows} rows each. */
+  /** Parts the shared memory update is cut into: {@link #PARTS}, at least {@code minRows} each. */
   private static int updateParts(SharedReads shared, int minRows) {
     return Math.max(1, Math.min(PARTS, shared.reads().readCount() / minRows));
   }
