@@ -43,16 +43,7 @@ class SharedReadsTest {
     assertArrayEquals(new int[] {0, 1, 2, 3}, union.distinctNodes());
     assertArrayEquals(new int[] {0, 3, 4, 7, 8}, shared.rows(0));
     assertArrayEquals(new int[] {1, 9, 5, 2, 10, 6}, shared.rows(1));
-    for (int plan = 0; plan < 2; plan++) {
-      ReadPlan own = List.of(first, second).get(plan).reads();
-      int[] rows = shared.rows(plan);
-      for (int u = 0; u < own.readCount(); u++) {
-        assertArrayEquals(
-            new double[] {own.readNode()[u], own.readTime()[u]},
-            new double[] {union.readNode()[rows[u]], union.readTime()[rows[u]]},
-            "plan " + plan + ", read " + u);
-      }
-    }
+    assertEveryPlanFindsItsReads(List.of(first, second), shared);
   }
 
   @Test
@@ -103,13 +94,19 @@ class SharedReadsTest {
     int distinct = shared.reads().distinctNodes().length;
     assertEquals(4, distinct);
     assertTrue(sum <= distinct + parts - 1, sum + " distinct nodes over the parts");
-    for (int plan = 0; plan < 3; plan++) {
+    assertEveryPlanFindsItsReads(plans, shared);
+  }
+
+  /** Each read of each plan is the (node, read time) of its row in the union. */
+  private static void assertEveryPlanFindsItsReads(List<BatchGraph> plans, SharedReads shared) {
+    ReadPlan union = shared.reads();
+    for (int plan = 0; plan < plans.size(); plan++) {
       ReadPlan own = plans.get(plan).reads();
-      int[] row = shared.rows(plan);
+      int[] rows = shared.rows(plan);
       for (int u = 0; u < own.readCount(); u++) {
         assertArrayEquals(
             new double[] {own.readNode()[u], own.readTime()[u]},
-            new double[] {shared.reads().readNode()[row[u]], shared.reads().readTime()[row[u]]},
+            new double[] {union.readNode()[rows[u]], union.readTime()[rows[u]]},
             "plan " + plan + ", read " + u);
       }
     }
