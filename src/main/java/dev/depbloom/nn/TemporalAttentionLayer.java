@@ -1,5 +1,6 @@
 package dev.depbloom.nn;
 
+import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LayerNormImpl;
 import org.bytedeco.pytorch.LinearImpl;
 import org.bytedeco.pytorch.LongVector;
@@ -73,6 +74,9 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
     if (s == 0) {
       return in.sinceEdge().new_zeros(t, dimOut); // on the inputs' device
     }
+    if (!GradMode.is_enabled() && !is_training() && s * 8 >= t * in.fanout() * 7) {
+      return forwardOnGrid(in);
+    }
     int dh = dimOut / heads;
     // chunk, not narrow: its backward writes the [S, 2 dimOut] gradient once (a cat), where two
     // narrows would each fill a zero tensor of that size and add them
@@ -96,6 +100,53 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
         nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
     Tensor h = Dropout.apply(out.forward(joined), dropout, is_training()).relu();
     return norm.forward(h);
+  }
+
+  /**
+   * The same representations computed on the padded {@code [T, K]} grid (without gradient, when at
+   * least 7/8 of the grid holds samples): keys and values for every slot (an empty slot's row is
+   * that of source row 0 at time delta 0, never used), so each target's query broadcasts over its
+   * row of the grid instead of being gathered to every sample, and the aggregate is a sum over the
+   * grid's rows instead of an {@code index_add}. Slot by slot the same products, the same softmax
+   * (empty slots at -1e30, then weight 0) and the same additions in the same order.
+   */
+  private Tensor forwardOnGrid(AttentionInputs in) {
+    long t = in.targetCount();
+    int k = in.fanout();
+    int dh = dimOut / heads;
+    long slots = t * k;
+    Tensor slot = in.slot();
+    Tensor since = in.sinceEdge();
+    AttentionInputs grid =
+        new AttentionInputs(
+            in.targets(),
+            in.sources(),
+            in.sourceIndex() == null
+                ? null
+                : slot.new_zeros(slots).index_copy_(0, slot, in.sourceIndex()),
+            in.edgeFeatures(),
+            in.edgeIndex() == null
+                ? null
+                : slot.new_zeros(slots).index_copy_(0, slot, in.edgeIndex()),
+            since.new_zeros(slots).index_copy_(0, slot, since),
+            null,
+            null,
+            t,
+            k,
+            in.streamParts());
+    Tensor[] kv = keyValue(grid).chunk(2, 1).get(); // [T K, 2 dimOut]
+    Tensor q = query(in).view(t, 1, heads, dh);
+    Tensor score =
+        torch.leaky_relu(kv[0].view(t, k, heads, dh).mul(q).sum(3), new Scalar(0.2)); // [T, K, h]
+    // 1 where a slot holds a sample
+    Tensor filled =
+        since.new_zeros(slots).index_copy_(0, slot, since.new_ones(since.size(0))).view(t, k, 1);
+    Tensor att = score.masked_fill_(filled.eq(new Scalar(0)), new Scalar(-1e30)).softmax(1);
+    att.mul_(filled); // a target without samples aggregates nothing
+    Tensor agg = kv[1].view(t, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(t, dimOut);
+    Tensor joined =
+        nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
+    return norm.forward(out.forward(joined).relu());
   }
 
   private Tensor query(AttentionInputs in) {
