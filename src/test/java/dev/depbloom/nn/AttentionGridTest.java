@@ -67,10 +67,24 @@ class AttentionGridTest {
 
   @Test
   void theGridGivesEveryTargetThePerSampleRepresentation() {
+    assertGridEqualsPerSample(NODE, EDGE, TIME); // TGN's and TGAT's layers
+  }
+
+  @Test
+  void withoutEdgeOrTimeInputsTheBiasAlonePlaysTheirPart() {
+    assertGridEqualsPerSample(NODE, 0, 0);
+  }
+
+  @Test
+  void withoutNodeInputsTheStreamPartAloneMakesKeysAndValues() {
+    assertGridEqualsPerSample(0, EDGE, TIME);
+  }
+
+  private static void assertGridEqualsPerSample(int node, int edge, int time) {
     try (StepScope scope = new StepScope();
         StreamParts parts = new StreamParts()) {
       torch.manual_seed(1);
-      TemporalAttentionLayer layer = new TemporalAttentionLayer(NODE, EDGE, TIME, 2, 6, 0.1, 0.1);
+      TemporalAttentionLayer layer = new TemporalAttentionLayer(node, edge, time, 2, 6, 0.1, 0.1);
       layer.eval();
       AttentionInputs in = inputs(null);
       assertEquals(59, in.sampleCount());
