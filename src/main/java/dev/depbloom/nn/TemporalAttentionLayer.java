@@ -1,5 +1,6 @@
 package dev.depbloom.nn;
 
+import dev.depbloom.tensor.StepScope;
 import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LayerNormImpl;
 import org.bytedeco.pytorch.LinearImpl;
@@ -22,6 +23,9 @@ import org.bytedeco.pytorch.global.torch;
  * time part runs per sample. One weight matrix holds all parts, initialised as TGL's single Linear.
  */
 public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
+  /** Bytes of a piece's keys and values on the grid ({@link #forwardOnGrid}). */
+  static final long PIECE_BYTES = 2L << 20;
+
   private final int nodeDim;
   private final int edgeDim;
   private final int dimOut;
@@ -109,6 +113,12 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
    * row of the grid instead of being gathered to every sample, and the aggregate is a sum over the
    * grid's rows instead of an {@code index_add}. Slot by slot the same products, the same softmax
    * (empty slots at -1e30, then weight 0) and the same additions in the same order.
+   *
+   * <p>The grid is walked in pieces of targets whose keys and values take at most {@link
+   * #PIECE_BYTES}, each piece's intermediates freed before the next: a test slice's grid is 40 MB
+   * of keys and values, and whole-grid passes went to main memory where a piece's stay in cache
+   * (TGN's evaluate 28.3 s -> 25.1 s). Only the stream part (kept for a second pass) and the
+   * gathered rows are read whole.
    */
   private Tensor forwardOnGrid(AttentionInputs in) {
     long t = in.targetCount();
@@ -134,16 +144,46 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
             t,
             k,
             in.streamParts());
-    Tensor[] kv = keyValue(grid).chunk(2, 1).get(); // [T K, 2 dimOut]
+    Tensor w = keyValue.weight();
+    Tensor stream = streamOf(grid, w); // [T K, 2 dimOut] or null
+    Tensor wn = nodeDim > 0 ? w.narrow(1, 0, nodeDim) : null;
+    TensorOptional nodeBias =
+        stream == null ? new TensorOptional(bias()) : new TensorOptional(); // else in the stream
+    // a table with fewer rows than the grid is projected once, then its rows gathered per piece
+    Tensor projectedTable =
+        nodeDim > 0 && in.sources().size(0) <= slots
+            ? torch.linear(in.sources(), wn, nodeBias)
+            : null;
     Tensor q = query(in).view(t, 1, heads, dh);
-    Tensor score =
-        torch.leaky_relu(kv[0].view(t, k, heads, dh).mul(q).sum(3), new Scalar(0.2)); // [T, K, h]
     // 1 where a slot holds a sample
     Tensor filled =
         since.new_zeros(slots).index_copy_(0, slot, since.new_ones(since.size(0))).view(t, k, 1);
-    Tensor att = score.masked_fill_(filled.eq(new Scalar(0)), new Scalar(-1e30)).softmax(1);
-    att.mul_(filled); // a target without samples aggregates nothing
-    Tensor agg = kv[1].view(t, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(t, dimOut);
+    Tensor agg = since.new_empty(t, dimOut);
+    long piece = Math.max(1, PIECE_BYTES / (4L * k * 2 * dimOut)); // targets
+    for (long from = 0; from < t; from += piece) {
+      long n = Math.min(piece, t - from);
+      try (StepScope scope = new StepScope()) {
+        Tensor kvRows = stream == null ? null : stream.narrow(0, from * k, n * k);
+        if (nodeDim > 0) {
+          Tensor index = grid.sourceIndex().narrow(0, from * k, n * k);
+          Tensor node =
+              projectedTable != null
+                  ? projectedTable.index_select(0, index)
+                  : torch.linear(in.sources().index_select(0, index), wn, nodeBias);
+          kvRows = kvRows == null ? node : node.add_(kvRows); // [n K, 2 dimOut]
+        }
+        Tensor[] kv = kvRows.chunk(2, 1).get();
+        Tensor score =
+            torch.leaky_relu(
+                kv[0].view(n, k, heads, dh).mul(q.narrow(0, from, n)).sum(3),
+                new Scalar(0.2)); // [n, K, h]
+        Tensor f = filled.narrow(0, from, n);
+        Tensor att = score.masked_fill_(f.eq(new Scalar(0)), new Scalar(-1e30)).softmax(1);
+        att.mul_(f); // a target without samples aggregates nothing
+        agg.narrow(0, from, n)
+            .copy_(kv[1].view(n, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(n, dimOut));
+      }
+    }
     Tensor joined =
         nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
     return norm.forward(out.forward(joined).relu());
@@ -177,12 +217,7 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
    */
   private Tensor keyValue(AttentionInputs in) {
     Tensor w = keyValue.weight();
-    Tensor stream =
-        edgeDim + (time != null ? time.dim() : 0) == 0
-            ? null
-            : in.streamParts() != null
-                ? in.streamParts().computeIfAbsent(this, () -> streamPart(in, w))
-                : streamPart(in, w);
+    Tensor stream = streamOf(in, w);
     if (nodeDim == 0) {
       return stream;
     }
@@ -194,6 +229,19 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
             stream == null ? bias() : null);
     // the node part is a fresh tensor: adding in place leaves a kept stream part untouched
     return stream == null ? node : node.add_(stream);
+  }
+
+  /**
+   * The bias plus the edge and time projections of the samples, kept in (or taken from) the inputs'
+   * stream parts when they are given; null without edge and time inputs.
+   */
+  private Tensor streamOf(AttentionInputs in, Tensor w) {
+    if (edgeDim + (time != null ? time.dim() : 0) == 0) {
+      return null;
+    }
+    return in.streamParts() != null
+        ? in.streamParts().computeIfAbsent(this, () -> streamPart(in, w))
+        : streamPart(in, w);
   }
 
   /** The bias plus the edge and time projections of the samples, {@code [S, 2 dimOut]}. */
