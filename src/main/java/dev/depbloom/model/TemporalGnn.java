@@ -147,6 +147,14 @@ public final class TemporalGnn extends Module {
   }
 
   /**
+   * As {@link #updateMemory(BatchInputs, StreamParts)}, written into {@code out} ({@code [U,
+   * dim]}), without gradient: one part of an update shared by several plans.
+   */
+  public void updateMemoryInto(BatchInputs in, StreamParts parts, Tensor out) {
+    updater.updateInto(in.memoryReads, parts, out);
+  }
+
+  /**
    * Embeddings of the batch's roots {@code [R, dimOut]}, from its inputs and its updated memory
    * (null for memory-less models).
    */

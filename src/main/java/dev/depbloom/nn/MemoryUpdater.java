@@ -39,11 +39,40 @@ public abstract class MemoryUpdater extends Module {
   public final Tensor update(MemoryReads reads, StreamParts parts) {
     Tensor[] nodes = perNode(reads);
     long u = reads.readNode().size(0);
-    long piece = Math.max(1, PIECE_BYTES / bytesPerRead());
+    long piece = pieceReads();
     if (GradMode.is_enabled() || u < 2 * piece) { // below two pieces the copy costs more
       return perRead(nodes, reads, parts, 0);
     }
     Tensor out = reads.memory().new_empty(new long[] {u, reads.memory().size(1)});
+    inPieces(nodes, reads, parts, piece, out);
+    return out;
+  }
+
+  /**
+   * As {@link #update(MemoryReads, StreamParts)} without gradient, the rows written into {@code
+   * out} ({@code [U, dim]}, typically rows of a larger tensor that other parts of the same update
+   * fill): pieces go straight to their rows, with no copy of the whole.
+   */
+  public final void updateInto(MemoryReads reads, StreamParts parts, Tensor out) {
+    if (GradMode.is_enabled()) {
+      throw new IllegalStateException("updateInto writes without gradient; use update");
+    }
+    Tensor[] nodes = perNode(reads);
+    long piece = pieceReads();
+    if (reads.readNode().size(0) < 2 * piece) {
+      out.copy_(perRead(nodes, reads, parts, 0));
+    } else {
+      inPieces(nodes, reads, parts, piece, out);
+    }
+  }
+
+  private long pieceReads() {
+    return Math.max(1, PIECE_BYTES / bytesPerRead());
+  }
+
+  private void inPieces(
+      Tensor[] nodes, MemoryReads reads, StreamParts parts, long piece, Tensor out) {
+    long u = reads.readNode().size(0);
     int index = 0;
     for (long from = 0; from < u; from += piece, index++) {
       long n = Math.min(piece, u - from);
@@ -58,7 +87,6 @@ public abstract class MemoryUpdater extends Module {
         out.narrow(0, from, n).copy_(perRead(nodes, rows, parts, index));
       }
     }
-    return out;
   }
 
   /** What the update computes once per distinct node of {@code reads}, for {@link #perRead}. */

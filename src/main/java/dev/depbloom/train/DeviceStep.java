@@ -200,6 +200,39 @@ public final class DeviceStep {
   }
 
   /**
+   * As {@link #updateSharedMemory(ReadPlan, MemoryStore, int, int, StreamParts)}, the rows written
+   * into rows {@code fromRow ..} of {@code into} (from {@link #emptySharedUpdate}), which the other
+   * parts of the same update fill in parallel.
+   */
+  public void updateSharedMemory(
+      ReadPlan reads,
+      MemoryStore memory,
+      int view,
+      int round,
+      StreamParts parts,
+      Tensor into,
+      long fromRow) {
+    try (StepScope scope = new StepScope();
+        NoGradGuard noGrad = new NoGradGuard()) {
+      memory.awaitReadable(view, reads.distinctNodes(), round);
+      model.updateMemoryInto(
+          BatchInputs.forMemoryUpdate(reads, memory.view(view)).on(device),
+          parts,
+          into.narrow(0, fromRow, reads.readCount()));
+    }
+  }
+
+  /**
+   * An uninitialised {@code [rows, dim]} float tensor on this step's device for a shared memory
+   * update's parts to write into; retained (the caller frees it, {@link Tensors#release}).
+   */
+  public Tensor emptySharedUpdate(int rows, int dim) {
+    try (StepScope scope = new StepScope()) {
+      return Tensors.retain(device.place(torch.empty(rows, dim)));
+    }
+  }
+
+  /**
    * Scores a planned batch without gradient once per memory in {@code memories}, the memory update
    * of memory {@code i} taken from {@code shared[i]}, the update of {@link #updateSharedMemory}:
    * row {@code rows[u]} of it is the plan's read {@code u}. Writes nothing. Slices of a batch are

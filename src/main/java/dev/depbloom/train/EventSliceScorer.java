@@ -9,7 +9,6 @@ import dev.depbloom.model.config.SamplingConfig;
 import dev.depbloom.nn.StreamParts;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.TemporalSample;
-import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
 import java.util.ArrayList;
@@ -21,8 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.bytedeco.pytorch.Tensor;
-import org.bytedeco.pytorch.TensorVector;
-import org.bytedeco.pytorch.global.torch;
 
 /**
  * Scores the events of a batch against many negatives each (the test pass): the batch's events are
@@ -288,30 +285,27 @@ public final class EventSliceScorer implements AutoCloseable {
       SharedReads shared, MemoryStore memory, int view, int round, StreamParts[] streamParts) {
     int rows = shared.reads().readCount();
     int parts = streamParts.length;
-    Tensor[] updated = new Tensor[parts];
+    if (parts == 1) {
+      return step.updateSharedMemory(shared.part(0, rows), memory, view, round, streamParts[0]);
+    }
+    // the parts write their rows in place, in parallel: no concatenation of the whole afterwards
+    Tensor all = step.emptySharedUpdate(rows, memory.view(view).dim());
     try {
       run(
           parts,
           i ->
-              updated[i] =
-                  step.updateSharedMemory(
-                      shared.part(i * rows / parts, (i + 1) * rows / parts),
-                      memory,
-                      view,
-                      round,
-                      streamParts[i]));
-      if (parts == 1) {
-        Tensor only = updated[0];
-        updated[0] = null;
-        return only;
-      }
-      try (StepScope scope = new StepScope()) {
-        return Tensors.retain(torch.cat(new TensorVector(updated)));
-      }
-    } finally {
-      for (Tensor t : updated) {
-        Tensors.release(t);
-      }
+              step.updateSharedMemory(
+                  shared.part(i * rows / parts, (i + 1) * rows / parts),
+                  memory,
+                  view,
+                  round,
+                  streamParts[i],
+                  all,
+                  i * rows / parts));
+      return all;
+    } catch (RuntimeException | Error e) {
+      Tensors.release(all);
+      throw e;
     }
   }
 

@@ -1,6 +1,8 @@
 package dev.depbloom.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.tensor.StepScope;
@@ -8,6 +10,9 @@ import dev.depbloom.tensor.Tensors;
 import java.util.List;
 import java.util.Random;
 import org.bytedeco.pytorch.NoGradGuard;
+import org.bytedeco.pytorch.Scalar;
+import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 import org.junit.jupiter.api.Test;
 
@@ -85,6 +90,48 @@ class MemoryUpdaterPiecesTest {
         float[] shared = Tensors.toFloats(u.update(second, parts));
         assertArrayEquals(alone, shared, 1e-5f, u.getClass().getSimpleName());
       }
+    }
+  }
+
+  @Test
+  void updateIntoWritesTheUpdatesRowsIntoItsRowsOfALargerTensorAndNothingElse() {
+    for (MemoryUpdater u : updaters()) {
+      for (boolean pieces : new boolean[] {true, false}) {
+        try (StepScope scope = new StepScope();
+            NoGradGuard g = new NoGradGuard()) {
+          MemoryReads all = reads(u, 1, 0); // 2.5 pieces
+          long n = pieces ? all.readNode().size(0) : 7; // or fewer reads than two pieces
+          MemoryReads r =
+              new MemoryReads(
+                  all.memory(),
+                  all.mail(),
+                  all.readNode().narrow(0, 0, n),
+                  all.sinceUpdate().narrow(0, 0, n),
+                  all.sinceMail().narrow(0, 0, n));
+          float[] expected = Tensors.toFloats(u.update(r));
+          Tensor into = torch.full(new long[] {n + 5, DIM}, new Scalar(-7.0));
+          u.updateInto(r, null, into.narrow(0, 3, n));
+          float[] rows = Tensors.toFloats(into.narrow(0, 3, n).contiguous());
+          assertArrayEquals(expected, rows, u.getClass().getSimpleName());
+          float[] around =
+              Tensors.toFloats(
+                  torch.cat(new TensorVector(into.narrow(0, 0, 3), into.narrow(0, 3 + n, 2))));
+          for (float v : around) {
+            assertEquals(-7.0f, v);
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void updateIntoRefusesToRunWithGradient() {
+    MemoryUpdater u = updaters().get(0);
+    try (StepScope scope = new StepScope()) {
+      MemoryReads r = reads(u, 1, 0);
+      assertThrows(
+          IllegalStateException.class,
+          () -> u.updateInto(r, null, torch.empty(r.readNode().size(0), DIM)));
     }
   }
 }
