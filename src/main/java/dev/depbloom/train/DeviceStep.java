@@ -20,10 +20,13 @@ import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.pytorch.BoolOptional;
+import org.bytedeco.pytorch.Device;
 import org.bytedeco.pytorch.Generator;
+import org.bytedeco.pytorch.MemoryFormatOptional;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptions;
 import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 
@@ -228,7 +231,14 @@ public final class DeviceStep {
    */
   public Tensor emptySharedUpdate(int rows, int dim) {
     try (StepScope scope = new StepScope()) {
-      return Tensors.retain(device.place(torch.empty(rows, dim)));
+      Tensor empty =
+          device.host()
+              ? torch.empty(rows, dim)
+              : torch.empty(
+                  new long[] {rows, dim},
+                  new TensorOptions(new Device(device.device())),
+                  new MemoryFormatOptional());
+      return Tensors.retain(empty);
     }
   }
 
