@@ -60,8 +60,8 @@ public final class Main implements Runnable {
    * lives in a {@code StepScope} or is retained and released by its owner, so the limits' remedy,
    * calling the garbage collector, never frees anything, and checking them cost a reading of the
    * process's resident size on every allocation: 4% of the samples of JODIE's test pass, whose test
-   * then took 3.2-3.5 s against 2.7-3.2 s without the checks (five runs each, training unchanged).
-   * Must run before the first JavaCPP class loads: it reads them once.
+   * then took 3.2-3.5 s in three runs against 2.7-3.2 s in five without the checks (training
+   * unchanged). Must run before the first JavaCPP class loads: it reads them once.
    */
   static void nativeMemoryLimitsOff() {
     for (String key :

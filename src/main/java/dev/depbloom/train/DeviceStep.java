@@ -195,10 +195,7 @@ public final class DeviceStep {
       ReadPlan reads, MemoryStore memory, int view, int round, StreamParts parts) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
-      memory.awaitReadable(view, reads.distinctNodes(), round);
-      return Tensors.retain(
-          model.updateMemory(
-              BatchInputs.forMemoryUpdate(reads, memory.view(view)).on(device), parts));
+      return Tensors.retain(model.updateMemory(sharedReads(reads, memory, view, round), parts));
     }
   }
 
@@ -217,12 +214,17 @@ public final class DeviceStep {
       long fromRow) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
-      memory.awaitReadable(view, reads.distinctNodes(), round);
       model.updateMemoryInto(
-          BatchInputs.forMemoryUpdate(reads, memory.view(view)).on(device),
+          sharedReads(reads, memory, view, round),
           parts,
           into.narrow(0, fromRow, reads.readCount()));
     }
+  }
+
+  /** The inputs of a shared memory update of {@code reads}, once they are readable in the view. */
+  private BatchInputs sharedReads(ReadPlan reads, MemoryStore memory, int view, int round) {
+    memory.awaitReadable(view, reads.distinctNodes(), round);
+    return BatchInputs.forMemoryUpdate(reads, memory.view(view)).on(device);
   }
 
   /**
