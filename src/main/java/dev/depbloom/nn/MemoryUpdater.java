@@ -1,6 +1,6 @@
 package dev.depbloom.nn;
 
-import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.Tensors;
 import java.util.function.Function;
 import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.Module;
@@ -72,21 +72,21 @@ public abstract class MemoryUpdater extends Module {
 
   private void inPieces(
       Tensor[] nodes, MemoryReads reads, StreamParts parts, long piece, Tensor out) {
-    long u = reads.readNode().size(0);
-    int index = 0;
-    for (long from = 0; from < u; from += piece, index++) {
-      long n = Math.min(piece, u - from);
-      try (StepScope scope = new StepScope()) {
-        MemoryReads rows =
-            new MemoryReads(
-                reads.memory(),
-                reads.mail(),
-                reads.readNode().narrow(0, from, n),
-                reads.sinceUpdate().narrow(0, from, n),
-                reads.sinceMail().narrow(0, from, n));
-        out.narrow(0, from, n).copy_(perRead(nodes, rows, parts, index));
-      }
-    }
+    Tensors.fillInPieces(
+        out,
+        reads.readNode().size(0),
+        piece,
+        (index, from, n) ->
+            perRead(
+                nodes,
+                new MemoryReads(
+                    reads.memory(),
+                    reads.mail(),
+                    reads.readNode().narrow(0, from, n),
+                    reads.sinceUpdate().narrow(0, from, n),
+                    reads.sinceMail().narrow(0, from, n)),
+                parts,
+                index));
   }
 
   /** What the update computes once per distinct node of {@code reads}, for {@link #perRead}. */

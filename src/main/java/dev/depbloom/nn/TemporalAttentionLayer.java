@@ -1,6 +1,6 @@
 package dev.depbloom.nn;
 
-import dev.depbloom.tensor.StepScope;
+import dev.depbloom.tensor.Tensors;
 import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LayerNormImpl;
 import org.bytedeco.pytorch.LinearImpl;
@@ -160,30 +160,30 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
         since.new_zeros(slots).index_copy_(0, slot, since.new_ones(since.size(0))).view(t, k, 1);
     Tensor agg = since.new_empty(t, dimOut);
     long piece = Math.max(1, PIECE_BYTES / (4L * k * 2 * dimOut)); // targets
-    for (long from = 0; from < t; from += piece) {
-      long n = Math.min(piece, t - from);
-      try (StepScope scope = new StepScope()) {
-        Tensor kvRows = stream == null ? null : stream.narrow(0, from * k, n * k);
-        if (nodeDim > 0) {
-          Tensor index = grid.sourceIndex().narrow(0, from * k, n * k);
-          Tensor node =
-              projectedTable != null
-                  ? projectedTable.index_select(0, index)
-                  : torch.linear(in.sources().index_select(0, index), wn, nodeBias);
-          kvRows = kvRows == null ? node : node.add_(kvRows); // [n K, 2 dimOut]
-        }
-        Tensor[] kv = kvRows.chunk(2, 1).get();
-        Tensor score =
-            torch.leaky_relu(
-                kv[0].view(n, k, heads, dh).mul(q.narrow(0, from, n)).sum(3),
-                new Scalar(0.2)); // [n, K, h]
-        Tensor f = filled.narrow(0, from, n);
-        Tensor att = score.masked_fill_(f.eq(new Scalar(0)), new Scalar(-1e30)).softmax(1);
-        att.mul_(f); // a target without samples aggregates nothing
-        agg.narrow(0, from, n)
-            .copy_(kv[1].view(n, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(n, dimOut));
-      }
-    }
+    Tensors.fillInPieces(
+        agg,
+        t,
+        piece,
+        (index, from, n) -> {
+          Tensor kvRows = stream == null ? null : stream.narrow(0, from * k, n * k);
+          if (nodeDim > 0) {
+            Tensor rows = grid.sourceIndex().narrow(0, from * k, n * k);
+            Tensor node =
+                projectedTable != null
+                    ? projectedTable.index_select(0, rows)
+                    : torch.linear(in.sources().index_select(0, rows), wn, nodeBias);
+            kvRows = kvRows == null ? node : node.add_(kvRows); // [n K, 2 dimOut]
+          }
+          Tensor[] kv = kvRows.chunk(2, 1).get();
+          Tensor score =
+              torch.leaky_relu(
+                  kv[0].view(n, k, heads, dh).mul(q.narrow(0, from, n)).sum(3),
+                  new Scalar(0.2)); // [n, K, h]
+          Tensor f = filled.narrow(0, from, n);
+          Tensor att = score.masked_fill_(f.eq(new Scalar(0)), new Scalar(-1e30)).softmax(1);
+          att.mul_(f); // a target without samples aggregates nothing
+          return kv[1].view(n, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(n, dimOut);
+        });
     Tensor joined =
         nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
     return norm.forward(out.forward(joined).relu());

@@ -169,4 +169,26 @@ public final class Tensors {
     }
     return n;
   }
+
+  /** The values of rows {@code from .. from + n} of a tensor filled piece by piece. */
+  @FunctionalInterface
+  public interface RowPiece {
+    /** Piece {@code index}'s rows, {@code [n, ...]}. */
+    Tensor rows(int index, long from, long n);
+  }
+
+  /**
+   * Fills the first {@code rows} rows of {@code out} {@code piece} rows at a time, each piece's
+   * rows computed by {@code compute} in a scope of its own and copied into place, so that each
+   * piece's intermediates are freed (and their memory reused, in cache) before the next.
+   */
+  public static void fillInPieces(Tensor out, long rows, long piece, RowPiece compute) {
+    int index = 0;
+    for (long from = 0; from < rows; from += piece, index++) {
+      long n = Math.min(piece, rows - from);
+      try (StepScope scope = new StepScope()) {
+        out.narrow(0, from, n).copy_(compute.rows(index, from, n));
+      }
+    }
+  }
 }
