@@ -59,6 +59,54 @@ class RankingMetricsTest {
   }
 
   @Test
+  void theSortKeyOrdersScoresAsFloatCompareDescendingNegativesAndZerosIncluded() {
+    float[] values = {
+      -Float.MAX_VALUE,
+      -3.5f,
+      -1f,
+      -Float.MIN_NORMAL,
+      -Float.MIN_VALUE,
+      -0f,
+      0f,
+      Float.MIN_VALUE,
+      Float.MIN_NORMAL,
+      0.25f,
+      1f,
+      7e20f,
+      Float.MAX_VALUE
+    };
+    for (float a : values) {
+      for (float b : values) {
+        assertEquals(
+            Integer.signum(Float.compare(b, a)),
+            Integer.signum(
+                Integer.compare(RankingMetrics.descendingKey(a), RankingMetrics.descendingKey(b))),
+            a + " vs " + b);
+      }
+    }
+  }
+
+  @Test
+  void apAndAucAreUnchangedWhenEveryScoreIsShiftedBelowZero() {
+    // logits rather than probabilities: the same ranking (k / 16 - 1 is exact), the same metrics
+    float[] positive = lcgScores(2, 37, 20);
+    float[] negative = lcgScores(102, 113, 20);
+    float[] shiftedPositive = positive.clone();
+    float[] shiftedNegative = negative.clone();
+    for (int i = 0; i < shiftedPositive.length; i++) {
+      shiftedPositive[i] -= 1f;
+    }
+    for (int i = 0; i < shiftedNegative.length; i++) {
+      shiftedNegative[i] -= 1f;
+    }
+    assertApAuc(
+        RankingMetrics.averagePrecision(positive, negative),
+        RankingMetrics.rocAuc(positive, negative),
+        shiftedPositive,
+        shiftedNegative);
+  }
+
+  @Test
   void meanReciprocalRankMatchesTgbsFormulaWithTiesCountingHalf() {
     // event 0: 0.5 vs {0.5, 0.75} -> rank 2.5; event 1: 0.25 vs {0.5, 0.25} -> 2.5;
     // event 2: 0.75 vs {0, 1} -> 2. Negatives are negative-major.
