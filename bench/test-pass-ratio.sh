@@ -14,7 +14,7 @@ models=("${@:-jodie tgn apan tgat dysat}")
 out=${OUT:-runs/test-pass-ratio}
 mkdir -p "$out"
 if [[ -n "${JAR:-}" ]]; then
-  run=(env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 java -jar "$JAR")
+  run=(env GLIBC_TUNABLES="$(sed -n 's/^tunables="\(.*\)"$/\1/p' depbloom)" java -jar "$JAR") # the launcher's
 else
   run=(./depbloom)
 fi
