@@ -402,8 +402,9 @@ public final class Trainer implements AutoCloseable {
     List<Double> aps = new ArrayList<>();
     List<Double> aucs = new ArrayList<>();
     List<Double> losses = new ArrayList<>();
-    // the test's scorer, with one negative: the same mechanism on all workers (and the test's code
-    // compiled by the JIT before the test: a cold JODIE test took 3.4 s where a warm one took 2.0)
+    // the test's scorer with one negative: one scoring mechanism for validation and test, on all
+    // workers (scores independent of their number), and the test's code paths compiled by the JIT
+    // before the test rather than during it
     try (EventSliceScorer scorer =
         new EventSliceScorer(session.step(), session.planner(), config, run.threads().workers())) {
       walk(
