@@ -47,6 +47,19 @@ public final class GruMemoryUpdater extends MemoryUpdater {
 
   @Override
   protected Tensor perRead(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
+    Tensor[] terms = terms(nodes, reads, parts, piece);
+    return terms[0].add(terms[1]); // (1 - z) * n + z * h
+  }
+
+  @Override
+  protected void perReadInto(
+      Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece, Tensor into) {
+    Tensor[] terms = terms(nodes, reads, parts, piece);
+    torch.add_out(into, terms[0], terms[1]);
+  }
+
+  /** The two terms of the new memory, {@code n} and {@code z * (h - n)}, each {@code [U, dim]}. */
+  private Tensor[] terms(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
     Tensor gi = nodes[0].index_select(0, reads.readNode()); // [U, 3 dim]
     if (time != null) {
       Tensor weightIh = cell.weight_ih(); // [3 dim, mailDim + dimTime]
@@ -69,7 +82,7 @@ public final class GruMemoryUpdater extends MemoryUpdater {
     Tensor r = i[0].add(hh[0]).sigmoid();
     Tensor z = i[1].add(hh[1]).sigmoid();
     Tensor n = i[2].add(r.mul(hh[2])).tanh();
-    return n.add(z.mul(h.sub(n))); // (1 - z) * n + z * h
+    return new Tensor[] {n, z.mul(h.sub(n))};
   }
 
   @Override

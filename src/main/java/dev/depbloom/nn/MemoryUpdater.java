@@ -60,7 +60,7 @@ public abstract class MemoryUpdater extends Module {
     Tensor[] nodes = perNode(reads);
     long piece = pieceReads();
     if (reads.readNode().size(0) < 2 * piece) {
-      out.copy_(perRead(nodes, reads, parts, 0));
+      perReadInto(nodes, reads, parts, 0, out);
     } else {
       inPieces(nodes, reads, parts, piece, out);
     }
@@ -76,8 +76,8 @@ public abstract class MemoryUpdater extends Module {
         out,
         reads.readNode().size(0),
         piece,
-        (index, from, n) ->
-            perRead(
+        (index, from, n, into) ->
+            perReadInto(
                 nodes,
                 new MemoryReads(
                     reads.memory(),
@@ -86,7 +86,8 @@ public abstract class MemoryUpdater extends Module {
                     reads.sinceUpdate().narrow(0, from, n),
                     reads.sinceMail().narrow(0, from, n)),
                 parts,
-                index));
+                index,
+                into));
   }
 
   /** What the update computes once per distinct node of {@code reads}, for {@link #perRead}. */
@@ -99,6 +100,17 @@ public abstract class MemoryUpdater extends Module {
    */
   protected abstract Tensor perRead(
       Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece);
+
+  /**
+   * {@link #perRead}'s rows written into {@code into} ({@code [U, dim]}, rows of a larger tensor),
+   * without gradient. By default computed, then copied; an updater whose last operation can write
+   * its result where it belongs overrides this, which saves a pass over the rows (the copy was 3%
+   * of the samples of JODIE's test pass).
+   */
+  protected void perReadInto(
+      Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece, Tensor into) {
+    into.copy_(perRead(nodes, reads, parts, piece));
+  }
 
   /** Bytes per read of the widest intermediate of {@link #perRead}. */
   protected abstract long bytesPerRead();

@@ -43,6 +43,19 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
 
   @Override
   protected Tensor perRead(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
+    // pre is this method's own tensor: taking tanh in place is safe under autograd too (its
+    // backward needs the output, not the overwritten input), and gives the same values
+    return preActivation(nodes, reads, parts, piece).tanh_(); // [U, dim]
+  }
+
+  @Override
+  protected void perReadInto(
+      Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece, Tensor into) {
+    torch.tanh_out(into, preActivation(nodes, reads, parts, piece));
+  }
+
+  /** The cell's input before its tanh, {@code [U, dim]}: the node's part plus the time part. */
+  private Tensor preActivation(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
     Tensor pre = nodes[0].index_select(0, reads.readNode()); // [U, dim]
     if (time != null) {
       Tensor weightIh = cell.weight_ih();
@@ -58,9 +71,7 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
                       weightIh.narrow(1, mailDim, time.dim()),
                       new TensorOptional()));
     }
-    // pre is this method's own tensor: taking tanh in place is safe under autograd too (its
-    // backward needs the output, not the overwritten input), and gives the same values
-    return pre.tanh_(); // [U, dim]
+    return pre;
   }
 
   @Override

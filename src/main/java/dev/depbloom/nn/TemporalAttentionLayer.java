@@ -164,7 +164,7 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
         agg,
         t,
         piece,
-        (index, from, n) -> {
+        (index, from, n, into) -> {
           Tensor kvRows = stream == null ? null : stream.narrow(0, from * k, n * k);
           if (nodeDim > 0) {
             Tensor rows = grid.sourceIndex().narrow(0, from * k, n * k);
@@ -182,7 +182,7 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
           Tensor f = filled.narrow(0, from, n);
           Tensor att = score.masked_fill_(f.eq(new Scalar(0)), new Scalar(-1e30)).softmax(1);
           att.mul_(f); // a target without samples aggregates nothing
-          return kv[1].view(n, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(n, dimOut);
+          into.copy_(kv[1].view(n, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(n, dimOut));
         });
     Tensor joined =
         nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;

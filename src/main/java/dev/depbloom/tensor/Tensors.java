@@ -170,24 +170,24 @@ public final class Tensors {
     return n;
   }
 
-  /** The values of rows {@code from .. from + n} of a tensor filled piece by piece. */
+  /** Fills rows {@code from .. from + n} of a tensor filled piece by piece. */
   @FunctionalInterface
   public interface RowPiece {
-    /** Piece {@code index}'s rows, {@code [n, ...]}. */
-    Tensor rows(int index, long from, long n);
+    /** Writes piece {@code index}'s rows into {@code into} ({@code [n, ...]}, a view of them). */
+    void fill(int index, long from, long n, Tensor into);
   }
 
   /**
-   * Fills the first {@code rows} rows of {@code out} {@code piece} rows at a time, each piece's
-   * rows computed by {@code compute} in a scope of its own and copied into place, so that each
-   * piece's intermediates are freed (and their memory reused, in cache) before the next.
+   * Fills the first {@code rows} rows of {@code out} {@code piece} rows at a time, each piece
+   * written into its rows by {@code compute} in a scope of its own, so that each piece's
+   * intermediates are freed (and their memory reused, in cache) before the next.
    */
   public static void fillInPieces(Tensor out, long rows, long piece, RowPiece compute) {
     int index = 0;
     for (long from = 0; from < rows; from += piece, index++) {
       long n = Math.min(piece, rows - from);
       try (StepScope scope = new StepScope()) {
-        out.narrow(0, from, n).copy_(compute.rows(index, from, n));
+        compute.fill(index, from, n, out.narrow(0, from, n));
       }
     }
   }
