@@ -15,12 +15,13 @@ import org.bytedeco.pytorch.Tensor;
  * #perNode}, computed once per node), and what depends on the read time ({@link #perRead}, once per
  * unique read). Without gradient, when there are at least two pieces' worth of reads, they are
  * updated in pieces of at most {@link #PIECE_BYTES} per intermediate tensor, each piece's
- * intermediates freed before the next (below that, copying the pieces into one tensor costs more
- * than it saves: JODIE's 7,650-read parts are 1.5 pieces of 400-byte rows): the test pass updates
- * tens of thousands of reads at once, and whole-width intermediates (APAN's {@code [U, m, 2 dim]}
- * are 61 MB at 7,650 reads) exceed glibc's 32 MB limit for reusing freed memory, so every one was
- * fresh pages the kernel had to clear, and none stayed in cache between passes. Row by row a piece
- * computes what the whole update computes.
+ * intermediates freed before the next, each piece's result written into its rows ({@link
+ * #perReadInto}; the two-piece threshold dates from when pieces were copied into place, which cost
+ * more than it saved below it: JODIE's 7,650-read parts are 1.5 pieces of 400-byte rows; it was not
+ * measured again): the test pass updates tens of thousands of reads at once, and whole-width
+ * intermediates (APAN's {@code [U, m, 2 dim]} are 61 MB at 7,650 reads) exceed glibc's 32 MB limit
+ * for reusing freed memory, so every one was fresh pages the kernel had to clear, and none stayed
+ * in cache between passes. Row by row a piece computes what the whole update computes.
  */
 public abstract class MemoryUpdater extends Module {
   /** Bytes of the widest per-read intermediate of one piece, without gradient. */
