@@ -24,6 +24,7 @@ printf '| model | load (1 min, start-end) | training (3 passes) | validation (3 
 printf '|---|---|---|---|---|---|---|---|\n'
 repeats=${REPEATS:-1}
 for m in ${models[@]}; do
+  rm -f "$out/$m.ratios" # one line per run: test / training
   for r in $(seq 1 "$repeats"); do
     dir="$out/$m"
     [[ "$repeats" -gt 1 ]] && dir="$out/$m-$r"
@@ -31,9 +32,9 @@ for m in ${models[@]}; do
     before=$(cut -d' ' -f1 /proc/loadavg)
     "${run[@]}" train --model "$m" --threads 1,1,2 --out "$dir" --quiet --json > "$dir.json"
     after=$(cut -d' ' -f1 /proc/loadavg)
-    python3 - "$m" "$dir" "$before" "$after" <<'PY'
+    python3 - "$m" "$dir" "$before" "$after" "$out/$m.ratios" <<'PY'
 import json, sys
-m, run, before, after = sys.argv[1:]
+m, run, before, after, ratios = sys.argv[1:]
 epochs = [json.loads(l) for l in open(f"{run}/metrics.jsonl")]
 train = sum(e["trainSeconds"] for e in epochs)
 val = sum(e["valSeconds"] for e in epochs)
@@ -41,17 +42,16 @@ t = json.load(open(f"{run}/test.json"))
 test = t["testSeconds"]
 stages = ", ".join(f"{k} {v:.2f}" for k, v in t.get("testStageSeconds", {}).items())
 print(f"| {m} | {before}-{after} | {train:.1f} s | {val:.1f} s | {test:.1f} s | {test / train:.2f} | {test / (train + val):.2f} | {stages} |", flush=True)
+with open(ratios, "a") as f:
+    f.write(f"{test / train}\n")
 PY
   done
   if [[ "$repeats" -gt 1 ]]; then
-    python3 - "$out" "$m" "$repeats" <<'PY'
-import json, statistics, sys
-out, m, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-ratios = []
-for r in range(1, n + 1):
-    epochs = [json.loads(l) for l in open(f"{out}/{m}-{r}/metrics.jsonl")]
-    test = json.load(open(f"{out}/{m}-{r}/test.json"))["testSeconds"]
-    ratios.append(test / sum(e["trainSeconds"] for e in epochs))
+    python3 - "$m" "$out/$m.ratios" <<'PY'
+import statistics, sys
+m = sys.argv[1]
+ratios = [float(l) for l in open(sys.argv[2])]
+n = len(ratios)
 under = sum(1 for x in ratios if x <= 0.5)
 print(f"| {m}: median of {n} | | | | | {statistics.median(ratios):.2f} | | {under} of {n} runs at or under 0.5 |", flush=True)
 PY
