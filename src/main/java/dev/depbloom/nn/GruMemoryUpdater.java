@@ -12,7 +12,7 @@ import org.bytedeco.pytorch.global.torch;
  * <p>Computed without repeating work: the mail and memory projections run once per distinct node
  * and are gathered to the reads; only the time part is computed per read. This is the same function
  * as the concatenated GRUCell (tested against it), with fewer products when nodes are read at
- * several times.
+ * several times. Without gradient the candidate's tanh is {@link SigmoidTanh}'s.
  */
 public final class GruMemoryUpdater extends MemoryUpdater {
   private final int mailDim;
@@ -81,7 +81,7 @@ public final class GruMemoryUpdater extends MemoryUpdater {
     Tensor[] hh = gh.chunk(3, 1).get();
     Tensor r = i[0].add(hh[0]).sigmoid();
     Tensor z = i[1].add(hh[1]).sigmoid();
-    Tensor n = i[2].add(r.mul(hh[2])).tanh();
+    Tensor n = SigmoidTanh.inPlace(i[2].add(r.mul(hh[2])));
     return new Tensor[] {n, z.mul(h.sub(n))};
   }
 

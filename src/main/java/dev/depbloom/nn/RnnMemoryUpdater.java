@@ -8,7 +8,7 @@ import org.bytedeco.pytorch.global.torch;
 /**
  * JODIE's memory updater: {@code memory' = RNNCell_tanh([mail || timeEnc(sinceUpdate)], memory)}
  * with {@code nn.RNNCell}'s parameters and initialisation; projections deduplicated per distinct
- * node as in {@link GruMemoryUpdater}.
+ * node as in {@link GruMemoryUpdater}. Without gradient the tanh is {@link SigmoidTanh}'s.
  */
 public final class RnnMemoryUpdater extends MemoryUpdater {
   private final int mailDim;
@@ -43,15 +43,13 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
 
   @Override
   protected Tensor perRead(Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece) {
-    // pre is this method's own tensor: taking tanh in place is safe under autograd too (its
-    // backward needs the output, not the overwritten input), and gives the same values
-    return preActivation(nodes, reads, parts, piece).tanh_(); // [U, dim]
+    return SigmoidTanh.inPlace(preActivation(nodes, reads, parts, piece)); // [U, dim]
   }
 
   @Override
   protected void perReadInto(
       Tensor[] nodes, MemoryReads reads, StreamParts parts, int piece, Tensor into) {
-    torch.tanh_out(into, preActivation(nodes, reads, parts, piece));
+    SigmoidTanh.into(into, preActivation(nodes, reads, parts, piece));
   }
 
   /** The cell's input before its tanh, {@code [U, dim]}: the node's part plus the time part. */

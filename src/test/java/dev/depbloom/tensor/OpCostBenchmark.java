@@ -1,5 +1,6 @@
 package dev.depbloom.tensor;
 
+import dev.depbloom.nn.SigmoidTanh;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,6 +44,7 @@ public final class OpCostBenchmark {
       ops.put("cos_", Tensor::cos_);
       ops.put("sigmoid_", Tensor::sigmoid_);
       ops.put("tanh_", Tensor::tanh_);
+      ops.put("tanh 2s(2x)-1", x -> SigmoidTanh.into(x, x));
       ops.put("layer_norm", norm::forward);
       ops.put("linear", x -> torch.linear(x, weight, new TensorOptional(bias)));
       System.out.printf(
