@@ -11,13 +11,19 @@
 #   3. g2seeds: the G = 2 measurement again on seeds 1 and 2 (sequential, disttgl i=2, depbloom).
 #   4. g8seeds: TGN on Wikipedia at G = 8 on seeds 1 and 2 (sequential, disttgl k = 2, 4, depbloom
 #      alone and in memory groups), the two seeds side by side on one core each.
+#   5. prefill8: TGN at G = 8, Wikipedia and email-Eu side by side on one core each: sequential,
+#      disttgl k = 2, 4, and the depbloom rows without and with window-start prefill
+#      (schedule.prefill).
+#   6. prefill2: G = 2 on 2 workers, measured, seeds 0, 1, 2: sequential, disttgl i=2, and depbloom
+#      without and with prefill.
 # All with 3 epochs, seed 0 unless said, one test negative, validation 4 times an epoch (the bench's
 # default). Each bench writes comparison.{json,md,png} and comparison-curves.png under $OUT
 # (default runs/depbloom-goals), NAME-stages.md its per-stage breakdown (Fig. 18); print every
 # row's validation curve with bench/validation-curves.py $OUT/NAME.
 # Freeze a jar first and pass it as DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
 # About 80 minutes.
-# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh [g2|g2seeds|g8seeds|queueA|queueB|all]
+# Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh
+#   [g2|g2seeds|g8seeds|prefill8|prefill2|queueA|queueB|all]  ("all" runs parts 1 and 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -64,6 +70,18 @@ case "$what" in
         --check-devices 0 --rows disttgl,depbloom --disttgl-k 2,4 --seed "$seed" &
     done
     wait ;;
+  prefill8)
+    export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
+    bench wiki-tgn-g8-prefill "${wiki[@]}" --model tgn --devices 8 --workers 1 \
+      --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 &
+    bench email-tgn-g8-prefill "${email[@]}" --model tgn --devices 8 --workers 1 \
+      --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 &
+    wait ;;
+  prefill2)
+    for seed in 0 1 2; do
+      bench "wiki-tgn-g2-prefill-seed$seed" "${wiki[@]}" --model tgn --devices 2 --workers 2 \
+        --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 1 --seed "$seed"
+    done ;;
   queueA) queueA ;;
   queueB) queueB ;;
   all)
@@ -72,5 +90,6 @@ case "$what" in
     queueA & a=$!
     queueB & b=$!
     wait $a; wait $b ;;
-  *) echo "unknown part $what (g2, g2seeds, g8seeds, queueA, queueB, all)" >&2; exit 2 ;;
+  *) echo "unknown part $what (g2, g2seeds, g8seeds, prefill8, prefill2, queueA, queueB, all)" >&2
+     exit 2 ;;
 esac

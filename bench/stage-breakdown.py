@@ -19,7 +19,7 @@ print(f"{summary['model']} on {summary['data']}, G = {summary['devices']}, last 
       " (sample / refine / fetch / memoryUpdate / memoryWrite / train)")
 print()
 print("| row | val AP by epoch | busiest device | mean device | coordinator: memoryWrite (commit + merge) / sync"
-      " | events/s here / projected |")
+      " / prefill | events/s here / projected |")
 print("|---|---|---|---|---|---|")
 for row in summary["rows"] + summary.get("checks", []):
     folder = out / "runs" / row["label"].replace(" ", "-").replace("=", "")
@@ -31,4 +31,5 @@ for row in summary["rows"] + summary.get("checks", []):
     fmt = lambda d: " / ".join(f"{d.get(s, 0):.2f}" for s in STAGES)
     print(f"| {row['label']} | " + " / ".join(f"{e['valAp']:.4f}" for e in epochs)
           + f" | {fmt(busiest)} | {fmt(mean)} | {last.get('memoryWrite', 0):.2f} / {last.get('sync', 0):.2f}"
+          + f" / {last.get('prefill', 0):.2f}"
           + f" | {row['eventsPerSecond']:,.0f} / {row['projectedEventsPerSecond']:,.0f} |")

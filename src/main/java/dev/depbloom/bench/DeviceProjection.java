@@ -26,13 +26,18 @@ import java.util.TreeMap;
  *       measured: every view lives on its own device and commits and merges there, in parallel with
  *       the others (here one coordinator thread did them one view after another);
  *   <li>the rows the merge copied into the view that received most, crossing the link: {@code
- *       latency + mergeBytes / bandwidth}.
+ *       latency + mergeBytes / bandwidth};
+ *   <li>a window's prefill ({@code schedule.prefill}) before the round's items: the memory group
+ *       whose prefill took longest, as measured (groups prefill in parallel, each a serial chain
+ *       over its views), with each of its handoffs from one view to the next crossing the link:
+ *       {@code handoffs * latency + bytes / bandwidth}.
  * </ul>
  *
  * Nothing is fitted: the costs are this run's, the link is the stated {@link Link}. {@link
  * #measuredLink()} gives the projection of what this process does, for checking against a run with
  * one worker per device: the all-reduce as measured (the in-process sum), no transfer, and the
- * commits and merges of all views one after another, as this process's coordinator runs them.
+ * prefills, commits and merges of all views one after another, as this process's coordinator runs
+ * them.
  */
 public final class DeviceProjection implements RoundObserver {
   /** A device interconnect: per-message latency and bandwidth. */
@@ -65,8 +70,14 @@ public final class DeviceProjection implements RoundObserver {
     double perView = (c.slowestViewCommitNanos() + c.slowestViewMergeNanos()) / 1e9;
     double mergeLink =
         c.mergeBytes() == 0 ? 0 : link.latencySeconds() + c.mergeBytes() / link.bytesPerSecond();
+    RoundCosts.Prefill f = c.prefill();
+    double prefill =
+        f.slowestNanos() / 1e9
+            + f.slowestHandoffs() * link.latencySeconds()
+            + f.slowestBytes() / link.bytesPerSecond();
     double modelled =
         compute
+            + prefill
             + allReduce()
             + c.writeBytes() / link.bytesPerSecond()
             + c.optimizerNanos() / 1e9
@@ -74,7 +85,12 @@ public final class DeviceProjection implements RoundObserver {
             + mergeLink;
     double measured =
         compute
-            + (c.allReduceNanos() + c.optimizerNanos() + c.commitNanos() + c.mergeNanos()) / 1e9;
+            + (f.totalNanos()
+                    + c.allReduceNanos()
+                    + c.optimizerNanos()
+                    + c.commitNanos()
+                    + c.mergeNanos())
+                / 1e9;
     roundSeconds.add(modelled);
     measuredLinkRoundSeconds.add(measured);
     seconds += modelled;

@@ -62,6 +62,11 @@ public final class ScheduleComparison {
      * (the profile choosing inside each group of G / M devices).
      */
     DEPBLOOM,
+    /**
+     * The same {@code depbloom} rows with window-start prefill ({@code schedule.prefill}:
+     * contiguous chains, each starting from the replayed memory of the chains before it).
+     */
+    PREFILL,
     /** {@code depbloom}'s ablations: partitioning only, refinement only, no critical path. */
     ABLATIONS;
 
@@ -73,7 +78,7 @@ public final class ScheduleComparison {
         }
       }
       throw new IllegalArgumentException(
-          "unknown row group '" + name + "' (disttgl, depbloom, ablations)");
+          "unknown row group '" + name + "' (disttgl, depbloom, prefill, ablations)");
     }
   }
 
@@ -172,6 +177,20 @@ public final class ScheduleComparison {
         }
       }
     }
+    if (groups.contains(RowGroup.PREFILL)) {
+      c.add(
+          new Candidate(
+              "depbloom prefill", profiled(devices, true, true).withPrefill(true), workers));
+      for (int m = 2; m <= devices / 2; m *= 2) {
+        if (devices % m == 0) {
+          c.add(
+              new Candidate(
+                  "depbloom prefill M=" + m,
+                  profiled(devices, m, true, true).withPrefill(true),
+                  workers));
+        }
+      }
+    }
     if (!groups.contains(RowGroup.ABLATIONS)) {
       return c;
     }
@@ -208,7 +227,8 @@ public final class ScheduleComparison {
         0,
         0,
         refine,
-        criticalPath);
+        criticalPath,
+        false);
   }
 
   /** Runs every row on {@code base}'s data, model and seed; reports each row as it finishes. */

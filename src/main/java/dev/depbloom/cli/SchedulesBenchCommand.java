@@ -38,7 +38,8 @@ import picocli.CommandLine.Option;
     sortOptions = false,
     description = {
       "Trains the same data, model, seed and epochs under sequential, disttgl at every (i, k)"
-          + " split of G, and depbloom with its ablations (partitioning only, refinement only,"
+          + " split of G, depbloom (alone and in memory groups), the same with window-start"
+          + " prefill, and depbloom's ablations (partitioning only, refinement only,"
           + " no critical path), and reports per row: validation and test AP, training events/s"
           + " measured on this machine's workers and projected to G real devices, the time to"
           + " reach sequential's final validation AP minus 0.5 points (measured and projected:"
@@ -90,10 +91,11 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       names = "--rows",
       paramLabel = "GROUPS",
       split = ",",
-      defaultValue = "disttgl,depbloom,ablations",
+      defaultValue = "disttgl,depbloom,prefill,ablations",
       description =
           "Row groups to run besides sequential (which sets the target): disttgl (every (i, k)"
-              + " split), depbloom, ablations (default: all three).")
+              + " split), depbloom, prefill (the depbloom rows with schedule.prefill), ablations"
+              + " (default: all four).")
   List<String> rowGroups;
 
   @Option(

@@ -234,6 +234,32 @@ public final class MemoryStore implements AutoCloseable {
   }
 
   /**
+   * Copies into view {@code to} every row view {@code from} wrote since its last merge (memory and
+   * mailbox, with their times), marking them written in {@code to}; refuses while writes to either
+   * are pending. Returns the bytes copied. A DepBloom prefill hands one chain's replayed rows to
+   * the next chain's view this way.
+   */
+  public long copyWritten(int from, int to) {
+    lock.lock();
+    try {
+      requireNothingPending(from, "copied");
+      requireNothingPending(to, "overwritten");
+      int[] rows = dirty[from].stream().toArray();
+      NodeMemory target = views.get(to);
+      target.copyRows(views.get(from), rows, rows);
+      for (int node : rows) {
+        versions[to][node]++;
+        dirty[to].set(node);
+      }
+      long memoryRowBytes = 4L * target.dim() + 8;
+      long mailRowBytes = (4L * target.mailDim() + 8) * target.mailboxSize() + 4;
+      return rows.length * (memoryRowBytes + mailRowBytes);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Replaces whole rows of a view with {@code rows} (another process's final rows of it, at a
    * window's end); refuses while writes to the view are pending.
    */

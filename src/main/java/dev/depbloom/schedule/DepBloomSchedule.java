@@ -36,6 +36,19 @@ import java.util.List;
  * chain's view, so processes exchange memory at the window's end only: each rank's final rows of
  * the views it ran, before the merge ({@link #exchangesAtMerge}).
  *
+ * <p><b>Prefill</b> ({@link #prefills()}, {@code schedule.prefill}; not in the paper, switched off
+ * by default). With contiguous chains, chain {@code p} of a window starts where chain {@code p - 1}
+ * ends, and what its snapshot lacks is exactly the memory the window's earlier chains write. With
+ * prefill, before a window's first round each view {@code p > 0} replays the events of the chains
+ * before it (memory writes only, no gradient, the parameters of the moment, batches of {@code B}:
+ * TGL's replay before the test), so every chain starts from the memory a sequential walk would hold
+ * at its first event, computed with the window-start parameters. Reads then lose no dependency on
+ * earlier events; what remains different from {@code sequential} is the parameters the replayed
+ * memory was computed with and the optimizer's larger batch. The replay is serial, {@code (P - 1) /
+ * P} of the window's events, and costs its own stage, {@code prefill}. At the window's end the
+ * replayed rows tie with the owner chain's training writes of the same events, and the merge keeps
+ * the lowest view's (the owner's).
+ *
  * <p>With {@code P = 1}, {@code k = 1} and one window this is {@code sequential}. Memory starts
  * over at each epoch, as in TGL; the partition depends only on the stream, so every epoch has the
  * same rounds.
@@ -48,6 +61,7 @@ public final class DepBloomSchedule implements Schedule {
   private final String partitioner;
   private final boolean refine;
   private final boolean criticalPath;
+  private final boolean prefill;
   private final List<RoundPlan> rounds;
   private final List<Integer> windowStarts = new ArrayList<>();
 
@@ -61,6 +75,36 @@ public final class DepBloomSchedule implements Schedule {
       Partitioner partitioner,
       boolean refine,
       boolean criticalPath) {
+    this(
+        events,
+        trainEvents,
+        batchSize,
+        window,
+        chains,
+        microBatches,
+        partitioner,
+        refine,
+        criticalPath,
+        false);
+  }
+
+  /**
+   * @param prefill replay the window's earlier chains into each chain's view at the window's start
+   *     (contiguous partitions only)
+   * @throws IllegalArgumentException with prefill over a partition whose chains are not consecutive
+   *     slices of the window
+   */
+  public DepBloomSchedule(
+      EventStream events,
+      int trainEvents,
+      int batchSize,
+      int window,
+      int chains,
+      int microBatches,
+      Partitioner partitioner,
+      boolean refine,
+      boolean criticalPath,
+      boolean prefill) {
     if (window < 1 || chains < 1 || microBatches < 1 || batchSize < 1) {
       throw new IllegalArgumentException(
           "depbloom needs W, P, k, B >= 1: " + window + ", " + chains + ", " + microBatches);
@@ -72,6 +116,7 @@ public final class DepBloomSchedule implements Schedule {
     this.partitioner = partitioner.name();
     this.refine = refine;
     this.criticalPath = criticalPath;
+    this.prefill = prefill && chains > 1;
     this.rounds = List.copyOf(plan(events, trainEvents, partitioner));
   }
 
@@ -103,15 +148,47 @@ public final class DepBloomSchedule implements Schedule {
           }
         }
         boolean windowEnd = r == windowRounds - 1 && chains > 1;
+        List<RoundPlan.Prefill> prefills =
+            r == 0 && prefill ? prefill(chainEvents, from) : List.of();
         out.add(
             new RoundPlan(
                 out.size(),
                 items,
                 out.isEmpty() ? allViews : List.of(),
-                windowEnd ? List.of(allViews) : List.of()));
+                windowEnd ? List.of(allViews) : List.of(),
+                prefills));
       }
     }
     return out;
+  }
+
+  /**
+   * The prefill of a window whose chains are consecutive slices starting at {@code from} (empty
+   * chains, as a short last window may have, take no part), or none when only one chain has events.
+   */
+  private static List<RoundPlan.Prefill> prefill(int[][] chainEvents, int from) {
+    List<Integer> views = new ArrayList<>();
+    List<Integer> starts = new ArrayList<>();
+    int next = from;
+    for (int p = 0; p < chainEvents.length; p++) {
+      int[] c = chainEvents[p];
+      if (c.length == 0) {
+        continue;
+      }
+      if (c[0] != next || c[c.length - 1] != c[0] + c.length - 1) {
+        throw new IllegalArgumentException(
+            "prefill needs chains that are consecutive slices of the window (the contiguous"
+                + " partitioner): chain "
+                + p
+                + " of the window at event "
+                + from
+                + " is not");
+      }
+      views.add(p);
+      starts.add(c[0]);
+      next = c[0] + c.length;
+    }
+    return views.size() < 2 ? List.of() : List.of(new RoundPlan.Prefill(views, starts));
   }
 
   /** The events of window {@code [from, to)} per chain, in stream order. */
@@ -156,6 +233,11 @@ public final class DepBloomSchedule implements Schedule {
     return criticalPath;
   }
 
+  /** Whether each window starts with a prefill of its chains' views (see the class comment). */
+  public boolean prefills() {
+    return prefill;
+  }
+
   /** Device {@code p * k + j} belongs to chain {@code p}, which runs on rank {@code p mod W}. */
   @Override
   public int rankOf(int device, int worldSize) {
@@ -197,6 +279,7 @@ public final class DepBloomSchedule implements Schedule {
         + batchSize
         + (refines() ? ", refine" : "")
         + (criticalPath ? ", critical path" : "")
+        + (prefill ? ", prefill" : "")
         + ")";
   }
 }

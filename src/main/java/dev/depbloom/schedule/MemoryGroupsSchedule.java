@@ -72,6 +72,7 @@ public final class MemoryGroupsSchedule implements Schedule {
       List<ItemPlan> items = new ArrayList<>();
       List<Integer> resets = new ArrayList<>();
       List<List<Integer>> merges = new ArrayList<>();
+      List<RoundPlan.Prefill> prefills = new ArrayList<>();
       for (int g = 0; g < groups; g++) {
         RoundPlan q = in.get((r + start[g]) % rounds);
         for (ItemPlan i : q.items()) {
@@ -84,8 +85,11 @@ public final class MemoryGroupsSchedule implements Schedule {
           int offset = g * v;
           merges.add(m.stream().map(x -> offset + x).toList());
         }
+        for (RoundPlan.Prefill f : q.prefills()) {
+          prefills.add(f.shifted(g * v));
+        }
       }
-      out.add(new RoundPlan(r, items, resets, merges));
+      out.add(new RoundPlan(r, items, resets, merges, prefills));
     }
     return out;
   }

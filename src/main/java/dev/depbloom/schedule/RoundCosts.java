@@ -22,6 +22,8 @@ import java.util.List;
  *     the winning rows, which every view makes alike
  * @param mergeBytes bytes of the rows the merge copied into the view that received most: what
  *     crosses the link to that view's device
+ * @param prefill the window-start prefills run before the round's items (none: {@link
+ *     Prefill#NONE})
  */
 public record RoundCosts(
     int round,
@@ -34,7 +36,52 @@ public record RoundCosts(
     long writeBytes,
     long slowestViewCommitNanos,
     long slowestViewMergeNanos,
-    long mergeBytes) {
+    long mergeBytes,
+    Prefill prefill) {
+
+  /** A round without prefills. */
+  public RoundCosts(
+      int round,
+      int events,
+      List<TaskCost> tasks,
+      long allReduceNanos,
+      long optimizerNanos,
+      long commitNanos,
+      long mergeNanos,
+      long writeBytes,
+      long slowestViewCommitNanos,
+      long slowestViewMergeNanos,
+      long mergeBytes) {
+    this(
+        round,
+        events,
+        tasks,
+        allReduceNanos,
+        optimizerNanos,
+        commitNanos,
+        mergeNanos,
+        writeBytes,
+        slowestViewCommitNanos,
+        slowestViewMergeNanos,
+        mergeBytes,
+        Prefill.NONE);
+  }
+
+  /**
+   * The prefills of a round ({@link RoundPlan.Prefill}), each a serial chain over one memory
+   * group's views before the round's items start.
+   *
+   * @param totalNanos all of them, one after another as this process ran them
+   * @param slowestNanos the one that took longest (memory groups prefill on their own devices, in
+   *     parallel)
+   * @param slowestBytes the rows that one handed from each view to the next, summed: on real
+   *     devices each handoff crosses the link
+   * @param slowestHandoffs the number of those handoffs
+   */
+  public record Prefill(
+      long totalNanos, long slowestNanos, long slowestBytes, int slowestHandoffs) {
+    public static final Prefill NONE = new Prefill(0, 0, 0, 0);
+  }
 
   /**
    * One task's stages. {@code refineWaitNanos} is the time a refined micro-batch waited for the

@@ -12,6 +12,7 @@ import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.ViewRows;
 import dev.depbloom.model.BatchGraph;
+import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.WorkerPool;
 import dev.depbloom.train.ChromeTrace;
@@ -64,6 +65,7 @@ import org.bytedeco.pytorch.global.torch;
 public final class RoundRunner implements AutoCloseable {
   private static final long TRAIN = RandomStreams.key("train");
   private static final long DROPOUT = RandomStreams.key("dropout");
+  private static final long PREFILL = RandomStreams.key("prefill");
 
   private final TrainingSession session;
   private final Schedule schedule;
@@ -84,6 +86,12 @@ public final class RoundRunner implements AutoCloseable {
   private long slowestViewCommitNanos;
   private long slowestViewMergeNanos;
   private long mergeBytes;
+  // the prefills of the round in flight: all of them, the slowest memory group's, and that group's
+  // bytes handed from one view to the next
+  private long prefillNanos;
+  private long slowestPrefillNanos;
+  private long slowestPrefillBytes;
+  private int slowestPrefillHandoffs;
   private final Map<Integer, boolean[]> hotMarks =
       new HashMap<>(); // view -> [N], cleared per round
 
@@ -183,6 +191,9 @@ public final class RoundRunner implements AutoCloseable {
       session.resetView(v);
       written.remove(v);
     }
+    for (RoundPlan.Prefill f : round.prefills()) {
+      prefill(f, round, epoch);
+    }
     Planned planned = planned(round, epoch);
     boolean prefetch = schedule.criticalPath() && next != null;
     List<DeviceStep.Task> tasks = planned.tasks();
@@ -249,6 +260,46 @@ public final class RoundRunner implements AutoCloseable {
           r.close();
         }
       }
+    }
+  }
+
+  /**
+   * Runs one prefill ({@link RoundPlan.Prefill}) on this thread, timed as the {@code prefill}
+   * stage: each later view takes the rows its predecessor replayed and replays its predecessor's
+   * chain, memory writes only, with a sampler of its own (the views' samplers keep their cursors).
+   * Every process runs every prefill of the round: the views hold the same merged memory at a
+   * window's start everywhere, and the replay depends only on it, the stream and the parameters.
+   */
+  private void prefill(RoundPlan.Prefill f, RoundPlan round, int epoch) {
+    commit.drain();
+    long t0 = System.nanoTime();
+    long bytes = 0;
+    MemoryStore memory = session.memory();
+    if (memory != null) {
+      try (NeighborSampler sampler = session.newSampler()) {
+        for (int p = 1; p < f.views().size(); p++) {
+          int view = f.views().get(p);
+          if (p > 1) {
+            bytes += memory.copyWritten(f.views().get(p - 1), view);
+          }
+          for (int[] b : session.bounds(f.starts().get(p - 1), f.starts().get(p))) {
+            long stream = RandomStreams.derive(session.run().seed(), PREFILL, epoch, b[0], view);
+            Batch batch = session.batch(round.index(), b[0], b[1], 0, PREFILL, epoch, b[0], view);
+            session
+                .step()
+                .replay(session.planner().planWrite(batch, stream, sampler), memory, view);
+          }
+        }
+      }
+    }
+    long took = System.nanoTime() - t0;
+    runTimer.record(Stage.PREFILL, t0, took);
+    span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
+    prefillNanos += took;
+    if (took > slowestPrefillNanos) {
+      slowestPrefillNanos = took;
+      slowestPrefillBytes = bytes;
+      slowestPrefillHandoffs = f.views().size() - 2;
     }
   }
 
@@ -526,7 +577,18 @@ public final class RoundRunner implements AutoCloseable {
             bytes,
             slowestViewCommitNanos,
             slowestViewMergeNanos,
-            mergeBytes);
+            mergeBytes,
+            prefillNanos == 0
+                ? RoundCosts.Prefill.NONE
+                : new RoundCosts.Prefill(
+                    prefillNanos,
+                    slowestPrefillNanos,
+                    slowestPrefillBytes,
+                    slowestPrefillHandoffs));
+    prefillNanos = 0;
+    slowestPrefillNanos = 0;
+    slowestPrefillBytes = 0;
+    slowestPrefillHandoffs = 0;
     coordinatorNanos.clear();
     slowestViewCommitNanos = 0;
     slowestViewMergeNanos = 0;

@@ -39,7 +39,8 @@ public final class Schedules {
                 config.microBatches(),
                 partitioner(config.partitioner()),
                 config.refine(),
-                config.criticalPath());
+                config.criticalPath(),
+                config.prefill());
         yield config.memoryParallelism() > 1
             ? new MemoryGroupsSchedule(one, config.memoryParallelism())
             : one;

@@ -13,6 +13,11 @@ public enum Stage {
   MEMORY_UPDATE("memoryUpdate"),
   /** Intra-batch memory refinement (DepBloom schedules). */
   REFINE("refine"),
+  /**
+   * A DepBloom window's prefill: its earlier chains' events replayed into the later chains' views
+   * before the window's first round ({@code schedule.prefill}).
+   */
+  PREFILL("prefill"),
   /** Embedding, loss, backward and optimizer step. */
   TRAIN("train"),
   /** Applying the batch's memory write. */

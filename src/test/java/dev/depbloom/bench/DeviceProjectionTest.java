@@ -89,6 +89,29 @@ class DeviceProjectionTest {
   }
 
   @Test
+  void aPrefillAddsTheSlowestGroupsChainWithItsHandoffsOverTheLink() {
+    DeviceProjection p = new DeviceProjection(1, 0, new DeviceProjection.Link(1e-5, 1e9));
+    // two groups prefilled: 5 ms in all, the slower 3 ms with two handoffs of 1 MB together
+    RoundCosts c =
+        new RoundCosts(
+            0,
+            10,
+            List.of(task(0, 0, -1, 0, 0, 0, 10)),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            new RoundCosts.Prefill(5 * MS, 3 * MS, 1_000_000, 2));
+    p.roundFinished(c);
+    assertEquals(0.010 + 0.003 + 2 * 0.00001 + 0.001, p.seconds(), 1e-12);
+    assertEquals(0.010 + 0.005, p.measuredLink(), 1e-12);
+  }
+
+  @Test
   void oneDeviceHasNoAllReduce() {
     assertEquals(0, new DeviceProjection(1, 8_000_000, DeviceProjection.Link.PCIE4).allReduce());
   }

@@ -119,6 +119,8 @@ class ScheduleComparisonTest {
             "disttgl i=1 k=4",
             "depbloom",
             "depbloom M=2",
+            "depbloom prefill",
+            "depbloom prefill M=2",
             "depbloom partitioning only",
             "depbloom refinement only",
             "depbloom no critical path"),
@@ -129,6 +131,14 @@ class ScheduleComparisonTest {
     assertEquals(
         List.of("sequential", "disttgl i=4 k=1", "disttgl i=2 k=2", "disttgl i=1 k=4"),
         labels.apply(java.util.EnumSet.of(ScheduleComparison.RowGroup.DISTTGL)));
+    assertEquals(
+        List.of("sequential", "depbloom prefill", "depbloom prefill M=2"),
+        labels.apply(java.util.EnumSet.of(ScheduleComparison.RowGroup.PREFILL)));
+    for (ScheduleComparison.Candidate c :
+        ScheduleComparison.candidates(
+            4, 2, java.util.EnumSet.of(ScheduleComparison.RowGroup.PREFILL), Set.of())) {
+      assertEquals(!c.label().equals("sequential"), c.schedule().prefill(), c.label());
+    }
     assertEquals(
         List.of("sequential", "disttgl i=4 k=1", "disttgl i=1 k=4"),
         ScheduleComparison.candidates(

@@ -53,11 +53,12 @@ class LaunchCommandTest {
   }
 
   /**
-   * A train command of {@code schedule}: {@code disttgl} or {@code depbloom} on 2 devices, or
-   * {@code depbloom-groups}, DepBloom in 2 memory groups (machines) of one device each (one device
-   * per rank keeps the gradient sum's order that of one process: with two devices on a rank, the
-   * rank's partial sum is added to the other's, which rounds differently from the device-order sum
-   * in one process, in the last bits).
+   * A train command of {@code schedule}: {@code disttgl} or {@code depbloom} on 2 devices, {@code
+   * depbloom-prefill} (two contiguous chains with window-start prefill, which every rank runs for
+   * every view), or {@code depbloom-groups}, DepBloom in 2 memory groups (machines) of one device
+   * each (one device per rank keeps the gradient sum's order that of one process: with two devices
+   * on a rank, the rank's partial sum is added to the other's, which rounds differently from the
+   * device-order sum in one process, in the last bits).
    */
   private List<String> train(Path out, int epochs, String schedule) {
     boolean groups = schedule.equals("depbloom-groups");
@@ -82,7 +83,7 @@ class LaunchCommandTest {
                 "--set",
                 "gnn.dim_time=8",
                 "--schedule",
-                groups ? "depbloom" : schedule,
+                groups || schedule.startsWith("depbloom") ? "depbloom" : schedule,
                 "--devices",
                 "2",
                 "--threads",
@@ -106,6 +107,17 @@ class LaunchCommandTest {
               "schedule.micro_batches=1",
               "--set",
               "schedule.window=600"));
+    } else if (schedule.equals("depbloom-prefill")) {
+      a.addAll(
+          List.of(
+              "--set",
+              "schedule.chains=2",
+              "--set",
+              "schedule.micro_batches=1",
+              "--set",
+              "schedule.window=600",
+              "--set",
+              "schedule.prefill=true"));
     } else if (schedule.equals("depbloom")) {
       a.addAll(
           List.of(
@@ -126,7 +138,7 @@ class LaunchCommandTest {
    * gradient sum adds the same two numbers as one process does.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"disttgl", "depbloom"})
+  @ValueSource(strings = {"disttgl", "depbloom", "depbloom-prefill"})
   void twoLaunchedRanksTrainExactlyAsOneProcessWithTwoWorkers(String schedule) throws Exception {
     Path single = dir.resolve("single");
     List<String> inProcess = train(single, 2, schedule);

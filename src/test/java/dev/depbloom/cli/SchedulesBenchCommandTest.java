@@ -62,8 +62,9 @@ class SchedulesBenchCommandTest {
     String[] lines = stdout.toString().trim().split("\n");
     JsonNode summary = new ObjectMapper().readTree(lines[lines.length - 1]);
     JsonNode rows = summary.get("rows");
-    // sequential, disttgl (2,1) and (1,2), depbloom and three ablations
-    assertEquals(7, rows.size());
+    // sequential, disttgl (2,1) and (1,2), depbloom, depbloom prefill and three ablations
+    assertEquals(8, rows.size());
+    assertEquals("depbloom prefill", rows.get(4).get("label").asText());
     for (JsonNode row : rows) {
       for (String key :
           List.of(

@@ -85,6 +85,165 @@ class DepBloomScheduleTest {
   }
 
   /**
+   * With parameters held fixed and contiguous chains whose starts fall on batch boundaries of
+   * {@code sequential} (840 training events: windows of 240 in two chains of 120 with batches of
+   * 60, and windows of 120 in three chains of 40 with batches of 40, where the third chain takes
+   * the second's replayed rows), window-start prefill gives every chain the memory sequential holds
+   * at its first event, so memory ends as sequential's, over two epochs; without prefill the later
+   * chains read the window-start snapshot and memory ends otherwise.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "jodie", "apan"})
+  void prefillGivesEveryChainTheMemoryOfSequentialAtItsStart(String model) {
+    Map<String, String> fixed = new HashMap<>();
+    fixed.put("train.lr", "1e-30");
+    fixed.put("schedule.scale_lr", "false");
+    fixed.put("train.dropout", "0");
+    fixed.put("train.att_dropout", "0");
+    for (int[] wpb : new int[][] {{240, 2, 60}, {120, 3, 40}}) {
+      String where = "W " + wpb[0] + ", P " + wpb[1] + ", B " + wpb[2];
+      Map<String, String> seq = new HashMap<>(fixed);
+      seq.put("schedule.name", "sequential");
+      ScheduleRuns.State sequential =
+          ScheduleRuns.train(ScheduleRuns.run(model, seq, 2, 40, wpb[2]), 2);
+      Map<String, String> prefilled = new HashMap<>(fixed);
+      prefilled.putAll(depbloom(wpb[0], wpb[1], 1, false, false));
+      prefilled.put("schedule.prefill", "true");
+      TrainingRun run = ScheduleRuns.run(model, prefilled, 2, 40, wpb[2]);
+      assertEquals(840, run.split().trainEnd());
+      ScheduleRuns.State d = ScheduleRuns.train(run, 2);
+      int view = sequential.memory().length;
+      assertArrayEquals(sequential.parameters(), d.parameters(), 1e-20f, "parameters held fixed");
+      assertArrayEquals(sequential.memory(), Arrays.copyOf(d.memory(), view), 1e-5f, where);
+      assertArrayEquals(
+          sequential.memoryTimes(),
+          Arrays.copyOf(d.memoryTimes(), sequential.memoryTimes().length),
+          where);
+      for (int v = 1; v < wpb[1]; v++) {
+        assertArrayEquals(
+            Arrays.copyOf(d.memory(), view),
+            Arrays.copyOfRange(d.memory(), v * view, (v + 1) * view),
+            where + ": merged, every view alike");
+      }
+
+      Map<String, String> snapshot = new HashMap<>(fixed);
+      snapshot.putAll(depbloom(wpb[0], wpb[1], 1, false, false));
+      ScheduleRuns.State s =
+          ScheduleRuns.train(ScheduleRuns.run(model, snapshot, 2, 40, wpb[2]), 2);
+      float[] seqMemory = sequential.memory();
+      float worst = 0;
+      for (int i = 0; i < view; i++) {
+        worst = Math.max(worst, Math.abs(seqMemory[i] - s.memory()[i]));
+      }
+      // a hundred times the tolerance above (JODIE, whose memory saturates near 1, differs least)
+      assertTrue(worst > 1e-3f, where + ": without prefill memory ends otherwise: " + worst);
+    }
+  }
+
+  /**
+   * The plan: one prefill at each window's first round, over the chains that have events, starting
+   * at their first events; none without the option or with one chain; topology chains refused.
+   */
+  @Test
+  void prefillsArePlannedAtWindowStartsOverContiguousChains() {
+    EventStream events = TinyStreams.random(40, 1200, 3, 11);
+    DepBloomSchedule s =
+        new DepBloomSchedule(
+            events,
+            840,
+            60,
+            300,
+            3,
+            1,
+            new dev.depbloom.partition.ContiguousPartitioner(),
+            false,
+            false,
+            true);
+    List<RoundPlan> rounds = s.plan(1);
+    Map<Integer, RoundPlan.Prefill> at = new java.util.TreeMap<>();
+    for (RoundPlan r : rounds) {
+      assertTrue(r.prefills().size() <= 1);
+      if (!r.prefills().isEmpty()) {
+        at.put(r.index(), r.prefills().get(0));
+      }
+    }
+    assertEquals(List.copyOf(s.walkStarts(1)), List.copyOf(at.keySet()));
+    // windows [0, 300), [300, 600), [600, 840): chains of 100, 100, 100 and of 80 each
+    List<List<Integer>> starts = at.values().stream().map(RoundPlan.Prefill::starts).toList();
+    assertEquals(
+        List.of(List.of(0, 100, 200), List.of(300, 400, 500), List.of(600, 680, 760)), starts);
+    for (RoundPlan.Prefill f : at.values()) {
+      assertEquals(List.of(0, 1, 2), f.views());
+    }
+    DepBloomSchedule off =
+        new DepBloomSchedule(
+            events,
+            840,
+            60,
+            300,
+            3,
+            1,
+            new dev.depbloom.partition.ContiguousPartitioner(),
+            false,
+            false,
+            false);
+    assertTrue(off.plan(1).stream().allMatch(r -> r.prefills().isEmpty()));
+    DepBloomSchedule one =
+        new DepBloomSchedule(
+            events,
+            840,
+            60,
+            300,
+            1,
+            2,
+            new dev.depbloom.partition.ContiguousPartitioner(),
+            true,
+            false,
+            true);
+    assertTrue(one.plan(1).stream().allMatch(r -> r.prefills().isEmpty()));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new DepBloomSchedule(
+                events,
+                840,
+                60,
+                300,
+                3,
+                1,
+                new dev.depbloom.partition.TopologyPartitioner(),
+                false,
+                false,
+                true));
+  }
+
+  /** Memory groups shift each group's prefills onto the group's views. */
+  @Test
+  void memoryGroupsPrefillTheirOwnViews() {
+    EventStream events = TinyStreams.random(40, 1200, 3, 11);
+    DepBloomSchedule inner =
+        new DepBloomSchedule(
+            events,
+            840,
+            60,
+            420,
+            2,
+            1,
+            new dev.depbloom.partition.ContiguousPartitioner(),
+            false,
+            false,
+            true);
+    MemoryGroupsSchedule groups = new MemoryGroupsSchedule(inner, 2);
+    java.util.Set<List<Integer>> views = new java.util.HashSet<>();
+    for (RoundPlan r : groups.plan(1)) {
+      for (RoundPlan.Prefill f : r.prefills()) {
+        views.add(f.views());
+      }
+    }
+    assertEquals(java.util.Set.of(List.of(0, 1), List.of(2, 3)), views);
+  }
+
+  /**
    * Forced delays on every cold commit change nothing: a cold write lands before its next read, and
    * some rows really were cold.
    */

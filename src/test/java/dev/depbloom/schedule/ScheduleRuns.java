@@ -36,13 +36,19 @@ final class ScheduleRuns {
 
   /** As above, over {@code nodes} nodes (more nodes: fewer rows read again by the next batch). */
   static TrainingRun run(String model, Map<String, String> schedule, int workers, int nodes) {
+    return run(model, schedule, workers, nodes, 61); // odd: shards and chunks differ in size
+  }
+
+  /** As above, in batches of {@code batchSize} events. */
+  static TrainingRun run(
+      String model, Map<String, String> schedule, int workers, int nodes, int batchSize) {
     EventStream events = TinyStreams.random(nodes, 1200, 3, 11);
     Map<String, String> o = new HashMap<>(schedule);
     o.put("memory.dim_out", "8");
     o.put("memory.dim_time", "4");
     o.put("gnn.dim_out", "8");
     o.put("gnn.dim_time", model.equals("dysat") ? "0" : "4");
-    o.put("train.batch_size", "61"); // odd: shards and chunks differ in size
+    o.put("train.batch_size", String.valueOf(batchSize));
     return new TrainingRun(
         events,
         "tiny",

@@ -76,6 +76,7 @@ public final class ConfigWriter {
       y.append("    micro_batches: ").append(d.microBatches()).append('\n');
       y.append("    refine: ").append(d.refine()).append('\n');
       y.append("    critical_path: ").append(d.criticalPath()).append('\n');
+      y.append("    prefill: ").append(d.prefill()).append('\n');
     }
     return y.toString();
   }

@@ -22,6 +22,10 @@ import java.util.Locale;
  *       choose all four. With {@code memory_parallelism} M &gt; 1, M memory groups (the paper's
  *       machines) each run this schedule on {@code G / M} devices over their own memory, walking
  *       the stream from staggered windows as DistTGL's groups do: {@code devices = M * P * k}.
+ *       {@code prefill: true} (not in the paper; off by default) replays, at each window's start,
+ *       the events of the chains before each chain into its view, so that every chain starts from
+ *       the memory a sequential walk would hold there; it needs contiguous chains, and an unset
+ *       partitioner becomes {@code contiguous}.
  * </ul>
  *
  * @param kind which schedule
@@ -36,6 +40,7 @@ import java.util.Locale;
  * @param microBatches DepBloom's micro-batches per large batch k (0: not yet resolved)
  * @param refine DepBloom's intra-batch memory refinement
  * @param criticalPath DepBloom's hot/cold split of memory commits
+ * @param prefill DepBloom's window-start replay of earlier chains into later chains' views
  */
 public record ScheduleConfig(
     Kind kind,
@@ -48,7 +53,8 @@ public record ScheduleConfig(
     int chains,
     int microBatches,
     boolean refine,
-    boolean criticalPath) {
+    boolean criticalPath,
+    boolean prefill) {
 
   /** The schedules this build runs. */
   public enum Kind {
@@ -67,12 +73,12 @@ public record ScheduleConfig(
 
   /** One device, TGL's semantics. */
   public static final ScheduleConfig SEQUENTIAL =
-      new ScheduleConfig(Kind.SEQUENTIAL, 1, 1, 1, true, 0, null, 0, 0, false, false);
+      new ScheduleConfig(Kind.SEQUENTIAL, 1, 1, 1, true, 0, null, 0, 0, false, false, false);
 
   /** A DistTGL schedule. */
   public static ScheduleConfig disttgl(int i, int k, boolean scaleLearningRate) {
     return new ScheduleConfig(
-        Kind.DISTTGL, i * k, i, k, scaleLearningRate, 0, null, 0, 0, false, false);
+        Kind.DISTTGL, i * k, i, k, scaleLearningRate, 0, null, 0, 0, false, false, false);
   }
 
   /** A DepBloom schedule. */
@@ -109,7 +115,37 @@ public record ScheduleConfig(
         chains,
         microBatches,
         refine,
-        criticalPath);
+        criticalPath,
+        false);
+  }
+
+  /**
+   * This DepBloom schedule with window-start prefill switched on or off; on, an unset partitioner
+   * becomes {@code contiguous} (the only one prefill works with).
+   *
+   * @throws IllegalArgumentException to switch it on for another schedule or with topology chains
+   */
+  public ScheduleConfig withPrefill(boolean on) {
+    if (on && kind != Kind.DEPBLOOM) {
+      throw new IllegalArgumentException(
+          "prefill is a depbloom option, not " + kind.label() + "'s");
+    }
+    if (on && "topology".equals(partitioner)) {
+      throw new IllegalArgumentException("prefill needs contiguous chains, not topology ones");
+    }
+    return new ScheduleConfig(
+        kind,
+        devices,
+        minibatchParallelism,
+        memoryParallelism,
+        scaleLearningRate,
+        window,
+        on && partitioner == null ? "contiguous" : partitioner,
+        chains,
+        microBatches,
+        refine,
+        criticalPath,
+        on);
   }
 
   /** Separate memory copies the schedule trains with: DistTGL's groups, DepBloom's chains. */
@@ -140,14 +176,15 @@ public record ScheduleConfig(
   /** This DepBloom schedule with the unset parameters taken from a recommendation. */
   public ScheduleConfig resolvedWith(int window, String partitioner, int chains, int microBatches) {
     return depbloom(
-        memoryParallelism,
-        this.window != 0 ? this.window : window,
-        this.partitioner != null ? this.partitioner : partitioner,
-        this.chains != 0 ? this.chains : chains,
-        this.microBatches != 0 ? this.microBatches : microBatches,
-        refine,
-        criticalPath,
-        scaleLearningRate);
+            memoryParallelism,
+            this.window != 0 ? this.window : window,
+            this.partitioner != null ? this.partitioner : partitioner,
+            this.chains != 0 ? this.chains : chains,
+            this.microBatches != 0 ? this.microBatches : microBatches,
+            refine,
+            criticalPath,
+            scaleLearningRate)
+        .withPrefill(prefill);
   }
 
   static ScheduleConfig read(SectionReader r) {
@@ -164,11 +201,21 @@ public record ScheduleConfig(
     int microBatches = r.nonNegativeInt("micro_batches", 0);
     boolean refine = r.bool("refine", true);
     boolean criticalPath = r.bool("critical_path", true);
+    boolean prefill = r.bool("prefill", false);
     if (r.bool("auto", false)) { // the profile chooses all four, whatever else says
       window = 0;
       partitioner = null;
       chains = 0;
       microBatches = 0;
+    }
+    if (prefill && kind != Kind.DEPBLOOM) {
+      throw r.error("prefill", "prefill is a depbloom option; use --schedule depbloom");
+    }
+    if (prefill && "topology".equals(partitioner)) {
+      throw r.error(
+          "prefill",
+          "prefill replays the chains before each chain, so it needs contiguous chains; set"
+              + " schedule.partitioner: contiguous or leave it unset");
     }
     r.finish();
     return switch (kind) {
@@ -179,22 +226,23 @@ public record ScheduleConfig(
               "the sequential schedule runs on one logical device; use --schedule disttgl or"
                   + " depbloom for more");
         }
-        yield new ScheduleConfig(kind, 1, 1, 1, scale, 0, null, 0, 0, false, false);
+        yield new ScheduleConfig(kind, 1, 1, 1, scale, 0, null, 0, 0, false, false, false);
       }
       case DISTTGL -> disttgl(r, devices, hasDevices, hasI, i, k, scale);
       case DEPBLOOM ->
           depbloom(
-              r,
-              devices,
-              hasDevices,
-              k,
-              window,
-              partitioner,
-              chains,
-              microBatches,
-              refine,
-              criticalPath,
-              scale);
+                  r,
+                  devices,
+                  hasDevices,
+                  k,
+                  window,
+                  partitioner,
+                  chains,
+                  microBatches,
+                  refine,
+                  criticalPath,
+                  scale)
+              .withPrefill(prefill);
     };
   }
 
@@ -284,7 +332,8 @@ public record ScheduleConfig(
         chains,
         microBatches,
         refine,
-        criticalPath);
+        criticalPath,
+        false);
   }
 
   private static int divide(SectionReader r, String key, int devices, int part) {

@@ -199,4 +199,45 @@ class ScheduleConfigTest {
             + " groups",
         e.getMessage());
   }
+
+  @Test
+  void prefillIsADepbloomOptionOverContiguousChains() {
+    ScheduleConfig p =
+        schedule(
+            Map.of(
+                "schedule.name", "depbloom", "schedule.devices", "4", "schedule.prefill", "true"));
+    assertEquals(true, p.prefill());
+    assertEquals("contiguous", p.partitioner(), "an unset partitioner becomes contiguous");
+    ModelConfig m =
+        ModelZoo.config(
+            "tgn",
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.devices", "4",
+                "schedule.window", "6000",
+                "schedule.chains", "4",
+                "schedule.prefill", "true"));
+    assertEquals(m, ConfigReader.parse(ConfigWriter.toYaml(m), "written", "tgn", Map.of()));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                schedule(
+                    Map.of(
+                        "schedule.name", "depbloom",
+                        "schedule.devices", "4",
+                        "schedule.partitioner", "topology",
+                        "schedule.prefill", "true")));
+    assertEquals(
+        "model tgn: schedule.prefill: prefill replays the chains before each chain, so it needs"
+            + " contiguous chains; set schedule.partitioner: contiguous or leave it unset",
+        e.getMessage());
+    e =
+        assertThrows(
+            ConfigException.class,
+            () -> schedule(Map.of("schedule.name", "disttgl", "schedule.prefill", "true")));
+    assertEquals(
+        "model tgn: schedule.prefill: prefill is a depbloom option; use --schedule depbloom",
+        e.getMessage());
+  }
 }
