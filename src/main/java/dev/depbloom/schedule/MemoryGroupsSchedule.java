@@ -9,12 +9,12 @@ import java.util.List;
  * section 3, "across machines": the paper's multi-node setting, one group per machine). {@code M}
  * groups each keep their own copy of {@code inner}'s memory views and walk all of {@code inner}'s
  * rounds from a staggered start, as DistTGL's memory groups walk the stream: group {@code g} begins
- * at the last walk start ({@link Schedule#walkStarts}, a DepBloom window's first round) at or
- * before round {@code floor(g * R / M)} of the {@code R}, wraps around, and its memory starts over
- * when it comes back to round 0 (the reset {@code inner} plans there). A group's memory carries
- * from one epoch to the next; group 0 walks the stream in order, so its memory is what validation
- * continues. Every event is thus trained {@code M} times per epoch, once per group, and the
- * gradients of all groups meet in one optimizer step per round.
+ * at the walk start ({@link Schedule#walkStarts}, a DepBloom window's first round) nearest to round
+ * {@code floor(g * R / M)} of the {@code R}, wraps around, and its memory starts over when it comes
+ * back to round 0 (the reset {@code inner} plans there). A group's memory carries from one epoch to
+ * the next; group 0 walks the stream in order, so its memory is what validation continues. Every
+ * event is thus trained {@code M} times per epoch, once per group, and the gradients of all groups
+ * meet in one optimizer step per round.
  *
  * <p>Group {@code g} holds devices {@code g * D .. g * D + D - 1} and views {@code g * V .. g * V +
  * V - 1} for {@code inner}'s {@code D} devices and {@code V} views; its windows merge only its own
@@ -44,14 +44,19 @@ public final class MemoryGroupsSchedule implements Schedule {
     return groups * inner.memoryViews();
   }
 
-  /** The round of {@code inner}'s plan at which group {@code g} begins each epoch. */
+  /**
+   * The round of {@code inner}'s plan at which group {@code g} begins each epoch: the walk start
+   * nearest to round {@code floor(g * R / M)}, the earlier of two as near. (Until 2026-12-02 the
+   * last one at or before it: with a shorter last window that put a group a whole window early,
+   * Wikipedia's two groups of 4 chains at rounds 0 and 12 of 46 instead of 0 and 24.)
+   */
   int startRound(int group, int epoch) {
     int rounds = inner.plan(epoch).size();
     int target = (int) ((long) group * rounds / groups);
     int start = 0;
     for (int s : inner.walkStarts(epoch)) {
-      if (s <= target) {
-        start = Math.max(start, s);
+      if (Math.abs(s - target) < Math.abs(start - target)) {
+        start = s;
       }
     }
     return start;

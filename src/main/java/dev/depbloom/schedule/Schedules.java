@@ -48,6 +48,25 @@ public final class Schedules {
     };
   }
 
+  /**
+   * The profile's window for {@code groups} memory groups: memory groups start their walks at
+   * window starts spread evenly over the epoch ({@link MemoryGroupsSchedule}), so the epoch needs a
+   * multiple of {@code groups} windows, or two groups start at the same window and walk the same
+   * rounds with the same memory (the profile's 39,600 events on Wikipedia are 3 windows: with 4
+   * groups, groups 0 and 1 trained the same events from the same memory, and both started over at
+   * every epoch's start). The count of windows is rounded up to a multiple of {@code groups}, the
+   * window up to whole rounds of {@code roundEvents} ({@code P * k * B}).
+   */
+  static int groupWindow(int window, int trainEvents, int groups, int roundEvents) {
+    int windows = (trainEvents + window - 1) / window;
+    int even = (windows + groups - 1) / groups * groups;
+    if (even == windows) {
+      return window;
+    }
+    int w = (trainEvents + even - 1) / even;
+    return (w + roundEvents - 1) / roundEvents * roundEvents;
+  }
+
   /** The partitioner of a name in {@link ScheduleConfig#PARTITIONERS}. */
   public static Partitioner partitioner(String name) {
     return switch (name) {
@@ -83,6 +102,15 @@ public final class Schedules {
             partitioner,
             r != null ? r.chains() : config.chains(),
             r != null ? r.microBatches() : config.microBatches());
+    if (config.window() == 0 && config.memoryParallelism() > 1) {
+      resolved =
+          resolved.resolvedWithWindow(
+              groupWindow(
+                  resolved.window(),
+                  split.trainEnd(),
+                  config.memoryParallelism(),
+                  resolved.chains() * resolved.microBatches() * batchSize));
+    }
     return new Resolution(resolved, r);
   }
 }

@@ -127,4 +127,84 @@ class MemoryGroupsScheduleTest {
     }
     return out;
   }
+
+  /**
+   * A group starts at the walk start nearest its share of the epoch: windows of 300 events of 1,000
+   * (batches of 50) are 6 rounds each but the last, 2, so round 10 of 20 is nearer the window at
+   * round 12 than the one at 6 (the rule before, the last start at or before, chose 6).
+   */
+  @Test
+  void aGroupStartsAtTheWindowNearestItsShareOfTheEpoch() {
+    EventStream events = TinyStreams.random(40, 1200, 3, 11);
+    DepBloomSchedule inner =
+        new DepBloomSchedule(
+            events,
+            1000,
+            50,
+            300,
+            1,
+            1,
+            new dev.depbloom.partition.ContiguousPartitioner(),
+            false,
+            false);
+    assertEquals(List.of(0, 6, 12, 18), inner.walkStarts(1));
+    assertEquals(12, new MemoryGroupsSchedule(inner, 2).startRound(1, 1));
+  }
+
+  /**
+   * The profile's window for memory groups makes a multiple of M windows an epoch, whole rounds
+   * each, so that no two groups start at the same window: Wikipedia's 110,232 training events in
+   * the profile's windows of 39,600 (3 windows) gave groups 0 and 1 of 4 the same walk.
+   */
+  @Test
+  void theProfilesWindowForMemoryGroupsGivesEveryGroupItsOwnStart() {
+    assertEquals(27_600, Schedules.groupWindow(39_600, 110_232, 4, 1_200));
+    assertEquals(28_800, Schedules.groupWindow(40_800, 110_232, 2, 2_400));
+    assertEquals(40_000, Schedules.groupWindow(40_000, 80_000, 2, 1_200), "already even");
+    EventStream events = TinyStreams.random(400, 12_000, 3, 11);
+    int train = 11_000;
+    for (int groups : new int[] {2, 4}) {
+      for (int window : new int[] {4_000, 3_900, 5_000}) {
+        int w = Schedules.groupWindow(window, train, groups, 200);
+        DepBloomSchedule inner =
+            new DepBloomSchedule(
+                events,
+                train,
+                100,
+                w,
+                2,
+                1,
+                new dev.depbloom.partition.ContiguousPartitioner(),
+                false,
+                false);
+        MemoryGroupsSchedule s = new MemoryGroupsSchedule(inner, groups);
+        java.util.Set<Integer> starts = new java.util.HashSet<>();
+        for (int g = 0; g < groups; g++) {
+          starts.add(s.startRound(g, 1));
+        }
+        assertEquals(groups, starts.size(), "M " + groups + ", W " + window + " -> " + w);
+        if (window == 3_900 && groups == 4) {
+          // for comparison: the window as the profile gave it leaves two groups on one start
+          MemoryGroupsSchedule before =
+              new MemoryGroupsSchedule(
+                  new DepBloomSchedule(
+                      events,
+                      train,
+                      100,
+                      window,
+                      2,
+                      1,
+                      new dev.depbloom.partition.ContiguousPartitioner(),
+                      false,
+                      false),
+                  groups);
+          java.util.Set<Integer> old = new java.util.HashSet<>();
+          for (int g = 0; g < groups; g++) {
+            old.add(before.startRound(g, 1));
+          }
+          assertTrue(old.size() < groups, "the test would prove nothing: " + old);
+        }
+      }
+    }
+  }
 }

@@ -187,6 +187,23 @@ public record ScheduleConfig(
         .withPrefill(prefill);
   }
 
+  /** This resolved DepBloom schedule with another window. */
+  public ScheduleConfig resolvedWithWindow(int window) {
+    return new ScheduleConfig(
+        kind,
+        devices,
+        minibatchParallelism,
+        memoryParallelism,
+        scaleLearningRate,
+        window,
+        partitioner,
+        chains,
+        microBatches,
+        refine,
+        criticalPath,
+        prefill);
+  }
+
   static ScheduleConfig read(SectionReader r) {
     Kind kind = r.choice("name", Kind.class, Kind.SEQUENTIAL);
     boolean hasDevices = r.has("devices");
