@@ -169,27 +169,10 @@ public final class ScheduleComparison {
       }
     }
     if (groups.contains(RowGroup.DEPBLOOM)) {
-      c.add(new Candidate("depbloom", profiled(devices, true, true), workers));
-      // memory groups (one per machine), as DistTGL's k: every event trained M times per epoch
-      for (int m = 2; m <= devices / 2; m *= 2) {
-        if (devices % m == 0) {
-          c.add(new Candidate("depbloom M=" + m, profiled(devices, m, true, true), workers));
-        }
-      }
+      addProfiledRows(c, "depbloom", devices, workers, false);
     }
     if (groups.contains(RowGroup.PREFILL)) {
-      c.add(
-          new Candidate(
-              "depbloom prefill", profiled(devices, true, true).withPrefill(true), workers));
-      for (int m = 2; m <= devices / 2; m *= 2) {
-        if (devices % m == 0) {
-          c.add(
-              new Candidate(
-                  "depbloom prefill M=" + m,
-                  profiled(devices, m, true, true).withPrefill(true),
-                  workers));
-        }
-      }
+      addProfiledRows(c, "depbloom prefill", devices, workers, true);
     }
     if (!groups.contains(RowGroup.ABLATIONS)) {
       return c;
@@ -206,6 +189,23 @@ public final class ScheduleComparison {
             workers));
     c.add(new Candidate("depbloom no critical path", profiled(devices, true, false), workers));
     return c;
+  }
+
+  /**
+   * The rows {@code label} (the profile's choice on all G devices) and {@code label M=m} for M = 2,
+   * 4, ... dividing G, up to G / 2 (memory groups, one per machine, as DistTGL's k: every event
+   * trained M times per epoch), with window-start prefill or without.
+   */
+  private static void addProfiledRows(
+      List<Candidate> c, String label, int devices, int workers, boolean prefill) {
+    c.add(new Candidate(label, profiled(devices, true, true).withPrefill(prefill), workers));
+    for (int m = 2; m <= devices / 2; m *= 2) {
+      if (devices % m == 0) {
+        c.add(
+            new Candidate(
+                label + " M=" + m, profiled(devices, m, true, true).withPrefill(prefill), workers));
+      }
+    }
   }
 
   /** A depbloom config whose window, partitioner, chains and micro-batches the profile chooses. */
