@@ -81,6 +81,13 @@ public record RoundCosts(
   public record Prefill(
       long totalNanos, long slowestNanos, long slowestBytes, int slowestHandoffs) {
     public static final Prefill NONE = new Prefill(0, 0, 0, 0);
+
+    /** These prefills and one more, which took {@code nanos} and handed {@code bytes} over. */
+    public Prefill plus(long nanos, long bytes, int handoffs) {
+      return nanos > slowestNanos
+          ? new Prefill(totalNanos + nanos, nanos, bytes, handoffs)
+          : new Prefill(totalNanos + nanos, slowestNanos, slowestBytes, slowestHandoffs);
+    }
   }
 
   /**

@@ -86,12 +86,7 @@ public final class RoundRunner implements AutoCloseable {
   private long slowestViewCommitNanos;
   private long slowestViewMergeNanos;
   private long mergeBytes;
-  // the prefills of the round in flight: all of them, the slowest memory group's, and that group's
-  // bytes handed from one view to the next
-  private long prefillNanos;
-  private long slowestPrefillNanos;
-  private long slowestPrefillBytes;
-  private int slowestPrefillHandoffs;
+  private RoundCosts.Prefill prefillCost = RoundCosts.Prefill.NONE; // of the round in flight
   private final Map<Integer, boolean[]> hotMarks =
       new HashMap<>(); // view -> [N], cleared per round
 
@@ -283,8 +278,9 @@ public final class RoundRunner implements AutoCloseable {
             bytes += memory.copyWritten(f.views().get(p - 1), view);
           }
           for (int[] b : session.bounds(f.starts().get(p - 1), f.starts().get(p))) {
-            long stream = RandomStreams.derive(session.run().seed(), PREFILL, epoch, b[0], view);
-            Batch batch = session.batch(round.index(), b[0], b[1], 0, PREFILL, epoch, b[0], view);
+            long[] keys = {PREFILL, epoch, b[0], view};
+            long stream = RandomStreams.derive(session.run().seed(), keys);
+            Batch batch = session.batch(round.index(), b[0], b[1], 0, keys);
             session
                 .step()
                 .replay(session.planner().planWrite(batch, stream, sampler), memory, view);
@@ -295,12 +291,7 @@ public final class RoundRunner implements AutoCloseable {
     long took = System.nanoTime() - t0;
     runTimer.record(Stage.PREFILL, t0, took);
     span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
-    prefillNanos += took;
-    if (took > slowestPrefillNanos) {
-      slowestPrefillNanos = took;
-      slowestPrefillBytes = bytes;
-      slowestPrefillHandoffs = f.views().size() - 2;
-    }
+    prefillCost = prefillCost.plus(took, bytes, f.views().size() - 2);
   }
 
   /** Waits until every memory write committed so far has landed (before reading the store). */
@@ -578,17 +569,8 @@ public final class RoundRunner implements AutoCloseable {
             slowestViewCommitNanos,
             slowestViewMergeNanos,
             mergeBytes,
-            prefillNanos == 0
-                ? RoundCosts.Prefill.NONE
-                : new RoundCosts.Prefill(
-                    prefillNanos,
-                    slowestPrefillNanos,
-                    slowestPrefillBytes,
-                    slowestPrefillHandoffs));
-    prefillNanos = 0;
-    slowestPrefillNanos = 0;
-    slowestPrefillBytes = 0;
-    slowestPrefillHandoffs = 0;
+            prefillCost);
+    prefillCost = RoundCosts.Prefill.NONE;
     coordinatorNanos.clear();
     slowestViewCommitNanos = 0;
     slowestViewMergeNanos = 0;

@@ -112,6 +112,13 @@ class DeviceProjectionTest {
   }
 
   @Test
+  void prefillsAddUpAndTheSlowestKeepsItsBytesAndHandoffs() {
+    RoundCosts.Prefill p = RoundCosts.Prefill.NONE.plus(2 * MS, 100, 1).plus(3 * MS, 700, 2);
+    assertEquals(new RoundCosts.Prefill(5 * MS, 3 * MS, 700, 2), p);
+    assertEquals(new RoundCosts.Prefill(6 * MS, 3 * MS, 700, 2), p.plus(1 * MS, 50, 3));
+  }
+
+  @Test
   void oneDeviceHasNoAllReduce() {
     assertEquals(0, new DeviceProjection(1, 8_000_000, DeviceProjection.Link.PCIE4).allReduce());
   }
