@@ -74,7 +74,9 @@ class TestPassTest {
   /** The test's wall time is broken down by stage, and the stages account for most of it. */
   @Test
   void theStagesAccountForTheTestsTime() {
-    TestMetrics m = testWithPassSizes("tgn", 3, 0)[0];
+    // the first test of a JVM spends most of its 40 ms loading classes outside any stage: time the
+    // second
+    TestMetrics m = testWithPassSizes("tgn", 3, 0, 0)[1];
     assertEquals(
         List.of("replay", "plan", "shareReads", "memoryUpdate", "score", "memoryWrite", "metrics"),
         List.copyOf(m.stageSeconds().keySet()));
