@@ -126,12 +126,9 @@ public record ScheduleConfig(
    * @throws IllegalArgumentException to switch it on for another schedule or with topology chains
    */
   public ScheduleConfig withPrefill(boolean on) {
-    if (on && kind != Kind.DEPBLOOM) {
-      throw new IllegalArgumentException(
-          "prefill is a depbloom option, not " + kind.label() + "'s");
-    }
-    if (on && "topology".equals(partitioner)) {
-      throw new IllegalArgumentException("prefill needs contiguous chains, not topology ones");
+    String problem = on ? prefillProblem(kind, partitioner) : null;
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
     }
     return new ScheduleConfig(
         kind,
@@ -225,14 +222,9 @@ public record ScheduleConfig(
       chains = 0;
       microBatches = 0;
     }
-    if (prefill && kind != Kind.DEPBLOOM) {
-      throw r.error("prefill", "prefill is a depbloom option; use --schedule depbloom");
-    }
-    if (prefill && "topology".equals(partitioner)) {
-      throw r.error(
-          "prefill",
-          "prefill replays the chains before each chain, so it needs contiguous chains; set"
-              + " schedule.partitioner: contiguous or leave it unset");
+    String prefillProblem = prefill ? prefillProblem(kind, partitioner) : null;
+    if (prefillProblem != null) {
+      throw r.error("prefill", prefillProblem);
     }
     r.finish();
     return switch (kind) {
@@ -261,6 +253,18 @@ public record ScheduleConfig(
                   scale)
               .withPrefill(prefill);
     };
+  }
+
+  /** Why prefill cannot be switched on for this schedule and partitioner, or null if it can. */
+  private static String prefillProblem(Kind kind, String partitioner) {
+    if (kind != Kind.DEPBLOOM) {
+      return "prefill is a depbloom option; use --schedule depbloom";
+    }
+    if ("topology".equals(partitioner)) {
+      return "prefill replays the chains before each chain, so it needs contiguous chains; set"
+          + " schedule.partitioner: contiguous or leave it unset";
+    }
+    return null;
   }
 
   private static String partitioner(SectionReader r) {
