@@ -16,7 +16,8 @@
 #      (schedule.prefill).
 #   6. prefill2: G = 2 on 2 workers, measured, seeds 0, 1, 2: sequential, disttgl i=2, and depbloom
 #      without and with prefill.
-#   7. prefill8seeds: prefill8's Wikipedia bench on seeds 1 and 2, side by side on one core each.
+#   7. prefill8seeds: prefill8's Wikipedia bench on seeds 1 and 2, side by side on one core each;
+#      prefill8email: its email-Eu bench on seeds 1 and 2, the same way.
 # All with 3 epochs, seed 0 unless said, one test negative, validation 4 times an epoch (the bench's
 # default). Each bench writes comparison.{json,md,png} and comparison-curves.png under $OUT
 # (default runs/depbloom-goals), NAME-stages.md its per-stage breakdown (Fig. 18); print every
@@ -24,7 +25,7 @@
 # Freeze a jar first and pass it as DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
 # About 80 minutes.
 # Usage: [DEPBLOOM=...] [OUT=...] bench/depbloom-goals.sh
-#   [g2|g2seeds|g8seeds|prefill8|prefill2|prefill8seeds|queueA|queueB|all]  ("all" runs parts 1 and 2)
+#   [g2|g2seeds|g8seeds|prefill8|prefill2|prefill8seeds|prefill8email|queueA|queueB|all]  ("all" runs parts 1 and 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -90,6 +91,13 @@ case "$what" in
         --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 --seed "$seed" &
     done
     wait ;;
+  prefill8email)
+    export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
+    for seed in 1 2; do
+      bench "email-tgn-g8-prefill-seed$seed" "${email[@]}" --model tgn --devices 8 --workers 1 \
+        --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 --seed "$seed" &
+    done
+    wait ;;
   queueA) queueA ;;
   queueB) queueB ;;
   all)
@@ -98,6 +106,6 @@ case "$what" in
     queueA & a=$!
     queueB & b=$!
     wait $a; wait $b ;;
-  *) echo "unknown part $what (g2, g2seeds, g8seeds, prefill8, prefill2, prefill8seeds, queueA, queueB, all)" >&2
+  *) echo "unknown part $what (g2, g2seeds, g8seeds, prefill8, prefill2, prefill8seeds, prefill8email, queueA, queueB, all)" >&2
      exit 2 ;;
 esac
