@@ -57,6 +57,17 @@ queueB() {
     --rows disttgl,depbloom
   OUT="$out/figures" WORKERS=1 DEPBLOOM="$J" bench/depbloom-figures.sh all > "$out/figures.md"
 }
+# prefill8's bench of one data set (name, then its options) on seeds 1 and 2, side by side on one
+# core each
+prefill8OnSeeds() {
+  local data=$1; shift
+  export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
+  for seed in 1 2; do
+    bench "$data-tgn-g8-prefill-seed$seed" "$@" --model tgn --devices 8 --workers 1 \
+      --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 --seed "$seed" &
+  done
+  wait
+}
 case "$what" in
   g2) bench wiki-tgn-g2 "${wiki[@]}" --model tgn --devices 2 --workers 2 --check-devices 0 \
         --rows disttgl,depbloom ;;
@@ -84,20 +95,8 @@ case "$what" in
       bench "wiki-tgn-g2-prefill-seed$seed" "${wiki[@]}" --model tgn --devices 2 --workers 2 \
         --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 1 --seed "$seed"
     done ;;
-  prefill8seeds)
-    export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
-    for seed in 1 2; do
-      bench "wiki-tgn-g8-prefill-seed$seed" "${wiki[@]}" --model tgn --devices 8 --workers 1 \
-        --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 --seed "$seed" &
-    done
-    wait ;;
-  prefill8email)
-    export JAVA_TOOL_OPTIONS=-XX:ActiveProcessorCount=1
-    for seed in 1 2; do
-      bench "email-tgn-g8-prefill-seed$seed" "${email[@]}" --model tgn --devices 8 --workers 1 \
-        --check-devices 0 --rows disttgl,depbloom,prefill --disttgl-k 2,4 --seed "$seed" &
-    done
-    wait ;;
+  prefill8seeds) prefill8OnSeeds wiki "${wiki[@]}" ;;
+  prefill8email) prefill8OnSeeds email "${email[@]}" ;;
   queueA) queueA ;;
   queueB) queueB ;;
   all)
