@@ -3,8 +3,8 @@ package dev.depbloom.nn;
 import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LinearImpl;
 import org.bytedeco.pytorch.Module;
-import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.global.torch;
 
 /**
  * JODIE's projection of an embedding into the future (Kumar et al., KDD 2019), as TGL applies it:
@@ -23,10 +23,15 @@ public final class JodieTimeProjection extends Module {
 
   /** {@code h [R, dim]}, {@code relativeDelta [R]} = (t - memoryTime) / (t + 1). */
   public Tensor forward(Tensor h, Tensor relativeDelta) {
-    Tensor scale = linear.forward(relativeDelta.view(-1, 1)); // [R, dim]
-    if (!GradMode.is_enabled()) { // the same values in place: two [R, dim] allocations less
-      return scale.add_(new Scalar(1.0)).mul_(h);
+    // h (1 + s) as h + h s, s = b + W dt: two broadcast passes over [R, dim], where the Linear
+    // (a copy of its bias, a product over one input), the + 1 and the product took four
+    Tensor s =
+        torch.addcmul(
+            linear.bias(), relativeDelta.view(-1, 1), linear.weight().view(1, -1)); // [R, dim]
+    if (!GradMode.is_enabled()) { // in place in s: one [R, dim] allocation less
+      torch.addcmul_out(s, h, h, s);
+      return s; // not the _out call's result: a handle that owns nothing
     }
-    return h.mul(scale.add(new Scalar(1.0)));
+    return torch.addcmul(h, h, s);
   }
 }

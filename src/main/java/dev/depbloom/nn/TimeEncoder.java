@@ -36,7 +36,10 @@ public final class TimeEncoder extends Module {
    * same values, one allocation less); with gradient its backward needs the projection.
    */
   public Tensor encode(Tensor dt) {
-    Tensor phase = linear.forward(dt.view(-1, 1)); // [n, dim]
+    // b + dt w in one broadcast pass: the Linear's formula (its addmm is a product over one input
+    // plus the bias) without its copy of the bias into the output and the product's packing
+    Tensor phase =
+        torch.addcmul(linear.bias(), dt.view(-1, 1), linear.weight().view(1, -1)); // [n, dim]
     return GradMode.is_enabled() ? phase.cos() : phase.cos_();
   }
 
