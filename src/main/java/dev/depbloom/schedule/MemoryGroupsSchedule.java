@@ -62,6 +62,25 @@ public final class MemoryGroupsSchedule implements Schedule {
     return start;
   }
 
+  /**
+   * Two groups that begin epoch {@code epoch} at the same round, {@code {g, h, round}} with {@code
+   * g < h}, or null when every group has a start of its own. Two such groups walk the same rounds
+   * with the same memory: the same work twice, with nothing of the staggering memory groups are
+   * for.
+   */
+  int[] sharedStart(int epoch) {
+    int[] start = new int[groups];
+    for (int h = 0; h < groups; h++) {
+      start[h] = startRound(h, epoch);
+      for (int g = 0; g < h; g++) {
+        if (start[g] == start[h]) {
+          return new int[] {g, h, start[h]};
+        }
+      }
+    }
+    return null;
+  }
+
   @Override
   public List<RoundPlan> plan(int epoch) {
     List<RoundPlan> in = inner.plan(epoch);

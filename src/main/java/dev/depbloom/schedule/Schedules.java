@@ -1,6 +1,7 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.partition.ContiguousPartitioner;
@@ -29,23 +30,75 @@ public final class Schedules {
         if (config.needsProfile()) {
           throw new IllegalStateException("depbloom schedule not resolved: " + config);
         }
-        Schedule one =
-            new DepBloomSchedule(
-                events,
-                trainEvents,
-                batchSize,
-                config.window(),
-                config.chains(),
-                config.microBatches(),
-                partitioner(config.partitioner()),
-                config.refine(),
-                config.criticalPath(),
-                config.prefill());
-        yield config.memoryParallelism() > 1
-            ? new MemoryGroupsSchedule(one, config.memoryParallelism())
-            : one;
+        Schedule one = depbloom(config, config.window(), events, trainEvents, batchSize);
+        if (config.memoryParallelism() == 1) {
+          yield one;
+        }
+        MemoryGroupsSchedule groups = new MemoryGroupsSchedule(one, config.memoryParallelism());
+        int[] shared = groups.sharedStart(1);
+        if (shared != null) {
+          throw sharedStartError(config, shared, events, trainEvents, batchSize);
+        }
+        yield groups;
       }
     };
+  }
+
+  private static DepBloomSchedule depbloom(
+      ScheduleConfig config, int window, EventStream events, int trainEvents, int batchSize) {
+    return new DepBloomSchedule(
+        events,
+        trainEvents,
+        batchSize,
+        window,
+        config.chains(),
+        config.microBatches(),
+        partitioner(config.partitioner()),
+        config.refine(),
+        config.criticalPath(),
+        config.prefill());
+  }
+
+  /**
+   * The error for a window (the user's: the profile's is made even by {@link #groupWindow}) that
+   * gives two memory groups the same start, with the window {@link #groupWindow} would use when it
+   * gives every group its own start.
+   */
+  private static InputException sharedStartError(
+      ScheduleConfig config, int[] shared, EventStream events, int trainEvents, int batchSize) {
+    int window = config.window();
+    int groups = config.memoryParallelism();
+    int windows = (trainEvents + window - 1) / window;
+    int even =
+        groupWindow(
+            window, trainEvents, groups, config.chains() * config.microBatches() * batchSize);
+    boolean evenWorks =
+        even != window
+            && new MemoryGroupsSchedule(
+                        depbloom(config, even, events, trainEvents, batchSize), groups)
+                    .sharedStart(1)
+                == null;
+    return new InputException(
+        "schedule.window: "
+            + window
+            + " events cut the "
+            + trainEvents
+            + " training events into "
+            + windows
+            + (windows == 1 ? " window" : " windows")
+            + ", and memory groups start at window starts, so groups "
+            + shared[0]
+            + " and "
+            + shared[1]
+            + " of schedule.memory_parallelism "
+            + groups
+            + " would both start at round "
+            + shared[2]
+            + " and train the same events from the same memory; "
+            + (evenWorks
+                ? "set schedule.window to " + even + " (" + groups + " x n windows) or "
+                : "set a smaller schedule.window or ")
+            + "leave it unset (the dependency profile then chooses one that fits the groups)");
   }
 
   /**
@@ -55,12 +108,17 @@ public final class Schedules {
    * rounds with the same memory (the profile's 39,600 events on Wikipedia are 3 windows: with 4
    * groups, groups 0 and 1 trained the same events from the same memory, and both started over at
    * every epoch's start). The count of windows is rounded up to a multiple of {@code groups}, the
-   * window up to whole rounds of {@code roundEvents} ({@code P * k * B}).
+   * window up to whole rounds of {@code roundEvents} ({@code P * k * B}). A last window shorter
+   * than half the others does not count: its start is as near the end of the epoch as the first
+   * window's, and with {@code M} windows of which the last is such a stub (Wikipedia's 110,231
+   * events in two windows of 110,000 and 231) the nearest starts of groups 0 and 1 of 2 are both
+   * round 0; the windows are then evened out instead.
    */
   static int groupWindow(int window, int trainEvents, int groups, int roundEvents) {
     int windows = (trainEvents + window - 1) / window;
+    int last = trainEvents - (windows - 1) * window;
     int even = (windows + groups - 1) / groups * groups;
-    if (even == windows) {
+    if (even == windows && 2L * last >= window) {
       return window;
     }
     int w = (trainEvents + even - 1) / even;

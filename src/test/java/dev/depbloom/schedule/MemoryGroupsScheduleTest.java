@@ -164,7 +164,7 @@ class MemoryGroupsScheduleTest {
     EventStream events = TinyStreams.random(400, 12_000, 3, 11);
     int train = 11_000;
     for (int groups : new int[] {2, 4}) {
-      for (int window : new int[] {4_000, 3_900, 5_000}) {
+      for (int window : new int[] {4_000, 3_900, 5_000, 10_800, 5_450}) {
         int w = Schedules.groupWindow(window, train, groups, 200);
         DepBloomSchedule inner =
             new DepBloomSchedule(
@@ -206,5 +206,46 @@ class MemoryGroupsScheduleTest {
         }
       }
     }
+  }
+
+  /**
+   * A window the user sets that gives two memory groups the same start is refused with an error
+   * naming the keys, and the window it suggests gives every group its own start (before, the run
+   * went ahead and two groups trained the same events from the same memory). 3,900 of 11,000 events
+   * are 3 windows for 4 groups; 10,800 are 2 for 2 groups, the second of one round (200 events),
+   * whose start, round 54 of 55, is as far from group 1's share (round 27) as round 0.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({"4, 3900, 3", "2, 10800, 2"})
+  void aUsersWindowThatGivesTwoGroupsOneStartIsRefusedWithAWindowThatWorks(
+      int groups, int window, int windows) {
+    EventStream events = TinyStreams.random(400, 12_000, 3, 11);
+    dev.depbloom.data.Split split = new dev.depbloom.data.Split(11_000, 11_500, 12_000);
+    InputException e =
+        assertThrows(
+            InputException.class,
+            () ->
+                Schedules.of(
+                    dev.depbloom.model.config.ScheduleConfig.depbloom(
+                        groups, window, "contiguous", 2, 1, false, false, true),
+                    events,
+                    split,
+                    100));
+    String m = e.getMessage();
+    assertTrue(m.startsWith("schedule.window: " + window + " events"), m);
+    assertTrue(m.contains("into " + windows + " windows,"), m);
+    assertTrue(m.contains("schedule.memory_parallelism " + groups), m);
+    java.util.regex.Matcher w =
+        java.util.regex.Pattern.compile("set schedule.window to (\\d+)").matcher(m);
+    assertTrue(w.find(), m);
+    Schedule ok =
+        Schedules.of(
+            dev.depbloom.model.config.ScheduleConfig.depbloom(
+                groups, Integer.parseInt(w.group(1)), "contiguous", 2, 1, false, false, true),
+            events,
+            split,
+            100);
+    assertEquals(null, ((MemoryGroupsSchedule) ok).sharedStart(1));
+    assertEquals(2 * groups, ok.devices());
   }
 }
