@@ -343,6 +343,11 @@ final class TrainCommand implements Callable<Integer> {
           trainer.schedule().devices(),
           run.threads(),
           dir == null ? "(rank 0's)" : dir.root());
+      if (run.split().valCount() == 0) {
+        err.printf(
+            "depbloom: note: the validation split is empty, so validation AP is undefined (NaN)"
+                + " and the last epoch is the one tested%n");
+      }
       err.flush();
     }
     if (state.lastEpoch() > 0) {

@@ -152,7 +152,7 @@ public final class Trainer implements AutoCloseable {
     for (int epoch = history.size() + 1; epoch <= config.train().epochs(); epoch++) {
       EpochMetrics m = epoch(epoch);
       done.add(m);
-      if (best == 0 || m.valAp() > done.get(best - 1).valAp()) {
+      if (isBetter(m, best == 0 ? null : done.get(best - 1))) {
         best = epoch;
       }
       if (collective.rank() == 0) {
@@ -171,6 +171,15 @@ public final class Trainer implements AutoCloseable {
     }
     collective.finish();
     return done;
+  }
+
+  /**
+   * Whether epoch {@code m} replaces {@code best} (null: none yet) as the tested epoch: a higher
+   * validation AP, or, without validation events (AP NaN: nothing to choose by), the later epoch,
+   * as a run without validation tests its last parameters.
+   */
+  static boolean isBetter(EpochMetrics m, EpochMetrics best) {
+    return best == null || Double.isNaN(m.valAp()) || m.valAp() > best.valAp();
   }
 
   private List<dev.depbloom.memory.NodeMemory> views() {
