@@ -16,11 +16,19 @@ final class CliRuns {
 
   private CliRuns() {}
 
+  /** A finished run: its {@code --json} summary and what it wrote to standard error. */
+  record Finished(JsonNode summary, String err) {}
+
   /**
    * Runs {@code args} in process; asserts exit status 0 (standard error as the message) and returns
    * the last line of standard output as JSON (the {@code --json} summary).
    */
   static JsonNode runInProcess(List<String> args) throws IOException {
+    return run(args).summary();
+  }
+
+  /** As {@link #runInProcess}, with standard error. */
+  static Finished run(List<String> args) throws IOException {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     var cl = Main.commandLine();
@@ -29,7 +37,7 @@ final class CliRuns {
     int status = cl.execute(args.toArray(new String[0]));
     assertEquals(0, status, err.toString());
     String[] lines = out.toString().trim().split("\n");
-    return JSON.readTree(lines[lines.length - 1]);
+    return new Finished(JSON.readTree(lines[lines.length - 1]), err.toString());
   }
 
   /** The last finished epoch a run's {@code state.json} records (0 while it is being replaced). */

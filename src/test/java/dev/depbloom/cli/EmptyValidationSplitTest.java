@@ -3,11 +3,8 @@ package dev.depbloom.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,40 +24,29 @@ class EmptyValidationSplitTest {
     Path data = dir.resolve("three.txt");
     Files.writeString(data, "1 2 10\n2 3 11\n3 4 12\n");
     Path runDir = dir.resolve("run");
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int status =
-        cl.execute(
-            "train",
-            "--data",
-            data.toString(),
-            "--model",
-            "jodie",
-            "--epochs",
-            "2",
-            "--eval-negatives",
-            "2",
-            "--threads",
-            "1,1",
-            "--sampler-threads",
-            "1",
-            "--json",
-            "--out",
-            runDir.toString());
-    assertEquals(0, status, err.toString());
-    List<String> lines = out.toString().lines().toList();
-    JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
-    assertEquals("NaN", summary.get("valAp").asText());
-    assertEquals(2, summary.get("bestEpoch").asInt(), summary.toString());
+    CliRuns.Finished run =
+        CliRuns.run(
+            List.of(
+                "train",
+                "--data",
+                data.toString(),
+                "--model",
+                "jodie",
+                "--epochs",
+                "2",
+                "--eval-negatives",
+                "2",
+                "--json",
+                "--out",
+                runDir.toString()));
+    assertEquals("NaN", run.summary().get("valAp").asText());
+    assertEquals(2, run.summary().get("bestEpoch").asInt(), run.summary().toString());
     assertEquals(
         2,
         new ObjectMapper()
             .readTree(runDir.resolve("state.json").toFile())
             .get("bestEpoch")
             .asInt());
-    assertTrue(err.toString().contains("the validation split is empty"), err.toString());
+    assertTrue(run.err().contains("the validation split is empty"), run.err());
   }
 }
