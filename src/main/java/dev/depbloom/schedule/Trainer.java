@@ -178,7 +178,7 @@ public final class Trainer implements AutoCloseable {
    * validation AP, or, without validation events (AP NaN: nothing to choose by), the later epoch,
    * as a run without validation tests its last parameters.
    */
-  static boolean isBetter(EpochMetrics m, EpochMetrics best) {
+  private static boolean isBetter(EpochMetrics m, EpochMetrics best) {
     return best == null || Double.isNaN(m.valAp()) || m.valAp() > best.valAp();
   }
 
