@@ -221,11 +221,13 @@ public final class EventSliceScorer implements AutoCloseable {
             }
           });
       t = charge(Phase.SCORE, t);
-      if (writes != null) {
-        for (int i = 0; i < n; i++) {
-          ScoredMemory m = memories.get(i);
-          step.write(writes, updated[i], shared.rows(passes), m.store(), m.view());
-        }
+      if (writes != null) { // each memory on a worker of its own: the writes share nothing
+        run(
+            n,
+            i -> {
+              ScoredMemory m = memories.get(i);
+              step.write(writes, updated[i], shared.rows(passes), m.store(), m.view());
+            });
       }
       charge(Phase.MEMORY_WRITE, t);
     } finally {
