@@ -30,11 +30,11 @@ public final class Schedules {
         if (config.needsProfile()) {
           throw new IllegalStateException("depbloom schedule not resolved: " + config);
         }
-        Schedule one = depbloom(config, config.window(), events, trainEvents, batchSize);
         if (config.memoryParallelism() == 1) {
-          yield one;
+          yield depbloom(config, config.window(), events, trainEvents, batchSize);
         }
-        MemoryGroupsSchedule groups = new MemoryGroupsSchedule(one, config.memoryParallelism());
+        MemoryGroupsSchedule groups =
+            memoryGroups(config, config.window(), events, trainEvents, batchSize);
         int[] shared = groups.sharedStart(1);
         if (shared != null) {
           throw sharedStartError(config, shared, events, trainEvents, batchSize);
@@ -60,6 +60,15 @@ public final class Schedules {
   }
 
   /**
+   * {@code config}'s memory groups over its {@code depbloom} schedule with window {@code window}.
+   */
+  private static MemoryGroupsSchedule memoryGroups(
+      ScheduleConfig config, int window, EventStream events, int trainEvents, int batchSize) {
+    return new MemoryGroupsSchedule(
+        depbloom(config, window, events, trainEvents, batchSize), config.memoryParallelism());
+  }
+
+  /**
    * The error for a window (the user's: the profile's is made even by {@link #groupWindow}) that
    * gives two memory groups the same start, with the window {@link #groupWindow} would use when it
    * gives every group its own start.
@@ -74,10 +83,7 @@ public final class Schedules {
             window, trainEvents, groups, config.chains() * config.microBatches() * batchSize);
     boolean evenWorks =
         even != window
-            && new MemoryGroupsSchedule(
-                        depbloom(config, even, events, trainEvents, batchSize), groups)
-                    .sharedStart(1)
-                == null;
+            && memoryGroups(config, even, events, trainEvents, batchSize).sharedStart(1) == null;
     return new InputException(
         "schedule.window: "
             + window
