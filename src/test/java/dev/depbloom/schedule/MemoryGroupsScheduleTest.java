@@ -2,20 +2,26 @@ package dev.depbloom.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
+import dev.depbloom.data.Split;
+import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.partition.ContiguousPartitioner;
 import dev.depbloom.partition.TopologyPartitioner;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** DepBloom in memory groups (one per machine): plans, placement and equality with DistTGL. */
@@ -216,18 +222,17 @@ class MemoryGroupsScheduleTest {
    * whose start, round 54 of 55, is as far from group 1's share (round 27) as round 0.
    */
   @ParameterizedTest
-  @org.junit.jupiter.params.provider.CsvSource({"4, 3900, 3", "2, 10800, 2"})
+  @CsvSource({"4, 3900, 3", "2, 10800, 2"})
   void aUsersWindowThatGivesTwoGroupsOneStartIsRefusedWithAWindowThatWorks(
       int groups, int window, int windows) {
     EventStream events = TinyStreams.random(400, 12_000, 3, 11);
-    dev.depbloom.data.Split split = new dev.depbloom.data.Split(11_000, 11_500, 12_000);
+    Split split = new Split(11_000, 11_500, 12_000);
     InputException e =
         assertThrows(
             InputException.class,
             () ->
                 Schedules.of(
-                    dev.depbloom.model.config.ScheduleConfig.depbloom(
-                        groups, window, "contiguous", 2, 1, false, false, true),
+                    ScheduleConfig.depbloom(groups, window, "contiguous", 2, 1, false, false, true),
                     events,
                     split,
                     100));
@@ -235,17 +240,16 @@ class MemoryGroupsScheduleTest {
     assertTrue(m.startsWith("schedule.window: " + window + " events"), m);
     assertTrue(m.contains("into " + windows + " windows,"), m);
     assertTrue(m.contains("schedule.memory_parallelism " + groups), m);
-    java.util.regex.Matcher w =
-        java.util.regex.Pattern.compile("set schedule.window to (\\d+)").matcher(m);
+    Matcher w = Pattern.compile("set schedule.window to (\\d+)").matcher(m);
     assertTrue(w.find(), m);
     Schedule ok =
         Schedules.of(
-            dev.depbloom.model.config.ScheduleConfig.depbloom(
+            ScheduleConfig.depbloom(
                 groups, Integer.parseInt(w.group(1)), "contiguous", 2, 1, false, false, true),
             events,
             split,
             100);
-    assertEquals(null, ((MemoryGroupsSchedule) ok).sharedStart(1));
+    assertNull(((MemoryGroupsSchedule) ok).sharedStart(1));
     assertEquals(2 * groups, ok.devices());
   }
 }
