@@ -35,6 +35,7 @@ final class ProfileReport {
         s.batchSize());
     partitions(t, p);
     crossChainByChains(t, p);
+    mergeTies(t, p);
     staleness(t, p);
     hotCold(t, p);
     Recommendation r = p.recommendation();
@@ -113,6 +114,30 @@ final class ProfileReport {
         }
       }
       line(t, "%s", row);
+    }
+  }
+
+  /** Equal times at window-end merges (coarse timestamps), once per window and chain count. */
+  private static void mergeTies(StringBuilder t, DependencyProfile p) {
+    line(t, "");
+    line(
+        t,
+        "Window-end merges at equal times (rows whose latest write ties in time with another"
+            + " view's row: decided by the writing event's stream index; a merge by time alone"
+            + " would lose the last column)");
+    line(
+        t, "%8s  %2s  %13s  %9s  %22s", "window", "P", "rows merged", "tied", "lost by time alone");
+    for (PartitionMeasure m : p.partitions()) {
+      if (m.chains() > 1 && m.partitioner().equals("contiguous")) {
+        line(
+            t,
+            "%,8d  %2d  %,13d  %9s  %22s",
+            m.window(),
+            m.chains(),
+            m.mergeTies().mergedRows(),
+            percent(m.mergeTies().tiedShare()),
+            percent(m.mergeTies().lostByTimeOnlyShare()));
+      }
     }
   }
 
@@ -231,6 +256,10 @@ final class ProfileReport {
       batched.put("refinedReadShare", m.refined().of(rule).lostReadShare());
     }
     o.put("balance", m.balance());
+    ObjectNode ties = o.putObject("mergeTies");
+    ties.put("mergedRows", m.mergeTies().mergedRows());
+    ties.put("tiedRows", m.mergeTies().tiedRows());
+    ties.put("lostByTimeOnly", m.mergeTies().lostByTimeOnly());
     return o;
   }
 

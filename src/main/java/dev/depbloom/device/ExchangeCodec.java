@@ -11,9 +11,9 @@ import org.bytedeco.pytorch.Tensor;
 
 /**
  * The bytes of what processes exchange about memory, exact to the bit: a round's device writes
- * ({@link DeviceWrite}) and a view's final rows ({@link ViewRows}). Node ids as int32, times as
- * float64, rows as float32, little-endian. Decoded values own new tensors in the caller's scope
- * (retained by the value until it is closed).
+ * ({@link DeviceWrite}) and a view's final rows ({@link ViewRows}). Node ids and event indices as
+ * int32, times as float64, write stamps as int64, rows as float32, little-endian. Decoded values
+ * own new tensors in the caller's scope (retained by the value until it is closed).
  */
 final class ExchangeCodec {
   private ExchangeCodec() {}
@@ -26,7 +26,7 @@ final class ExchangeCodec {
       MemoryWrite w = d.write();
       memory.add(Tensors.toFloats(w.memoryRows()));
       mail.add(Tensors.toFloats(w.mailRows()));
-      size += 6 * 4 + 12L * (w.memoryNodes().length + w.mailNodes().length);
+      size += 6 * 4 + 16L * (w.memoryNodes().length + w.mailNodes().length);
       size += 4L * (memory.get(memory.size() - 1).length + mail.get(mail.size() - 1).length);
     }
     ByteBuffer b = buffer(size);
@@ -39,10 +39,12 @@ final class ExchangeCodec {
       b.putInt(w.mailNodes().length).putInt((int) w.mailRows().size(1));
       putInts(b, w.memoryNodes());
       putDoubles(b, w.memoryTimes());
+      putInts(b, w.memoryEvents());
       b.asFloatBuffer().put(memory.get(i));
       b.position(b.position() + 4 * memory.get(i).length);
       putInts(b, w.mailNodes());
       putDoubles(b, w.mailTimes());
+      putInts(b, w.mailEvents());
       b.asFloatBuffer().put(mail.get(i));
       b.position(b.position() + 4 * mail.get(i).length);
     }
@@ -62,15 +64,25 @@ final class ExchangeCodec {
       int mailDim = b.getInt();
       int[] memoryNodes = getInts(b, memoryRows);
       double[] memoryTimes = getDoubles(b, memoryRows);
+      int[] memoryEvents = getInts(b, memoryRows);
       Tensor memory = Tensors.floats(getFloats(b, memoryRows * dim), memoryRows, dim);
       int[] mailNodes = getInts(b, mailRows);
       double[] mailTimes = getDoubles(b, mailRows);
+      int[] mailEvents = getInts(b, mailRows);
       Tensor mail = Tensors.floats(getFloats(b, mailRows * mailDim), mailRows, mailDim);
       out.add(
           new DeviceWrite(
               device,
               view,
-              new MemoryWrite(memoryNodes, memoryTimes, memory, mailNodes, mailTimes, mail)));
+              new MemoryWrite(
+                  memoryNodes,
+                  memoryTimes,
+                  memoryEvents,
+                  memory,
+                  mailNodes,
+                  mailTimes,
+                  mailEvents,
+                  mail)));
     }
     return out;
   }
@@ -82,7 +94,7 @@ final class ExchangeCodec {
     for (ViewRows r : rows) {
       memory.add(Tensors.toFloats(r.memory()));
       mailbox.add(Tensors.toFloats(r.mailbox()));
-      size += 5 * 4 + 16L * r.nodes().length + 8L * r.mailTimes().length;
+      size += 5 * 4 + 32L * r.nodes().length + 8L * r.mailTimes().length;
       size += 4L * (memory.get(memory.size() - 1).length + mailbox.get(mailbox.size() - 1).length);
     }
     ByteBuffer b = buffer(size);
@@ -95,6 +107,8 @@ final class ExchangeCodec {
       putDoubles(b, r.memoryTimes());
       putInts(b, r.nextSlots());
       putDoubles(b, r.mailTimes());
+      putLongs(b, r.memoryStamps());
+      putLongs(b, r.mailStamps());
       b.asFloatBuffer().put(memory.get(i));
       b.position(b.position() + 4 * memory.get(i).length);
       b.asFloatBuffer().put(mailbox.get(i));
@@ -117,9 +131,13 @@ final class ExchangeCodec {
       double[] times = getDoubles(b, n);
       int[] nextSlots = getInts(b, n);
       double[] mailTimes = getDoubles(b, n * slots);
+      long[] memoryStamps = getLongs(b, n);
+      long[] mailStamps = getLongs(b, n);
       Tensor memory = Tensors.floats(getFloats(b, n * dim), n, dim);
       Tensor mailbox = Tensors.floats(getFloats(b, n * slots * mailDim), n, slots, mailDim);
-      out.add(new ViewRows(view, nodes, memory, times, mailbox, mailTimes, nextSlots));
+      out.add(
+          new ViewRows(
+              view, nodes, memory, times, mailbox, mailTimes, nextSlots, memoryStamps, mailStamps));
     }
     return out;
   }
@@ -140,6 +158,18 @@ final class ExchangeCodec {
   private static void putDoubles(ByteBuffer b, double[] values) {
     b.asDoubleBuffer().put(values);
     b.position(b.position() + 8 * values.length);
+  }
+
+  private static void putLongs(ByteBuffer b, long[] values) {
+    b.asLongBuffer().put(values);
+    b.position(b.position() + 8 * values.length);
+  }
+
+  private static long[] getLongs(ByteBuffer b, int n) {
+    long[] out = new long[n];
+    b.asLongBuffer().get(out);
+    b.position(b.position() + 8 * n);
+    return out;
   }
 
   private static int[] getInts(ByteBuffer b, int n) {

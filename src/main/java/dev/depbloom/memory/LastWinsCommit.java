@@ -69,9 +69,11 @@ public final class LastWinsCommit implements CommitPolicy {
     return new MemoryWrite(
         w.memoryNodes(),
         w.memoryTimes(),
+        w.memoryEvents(),
         w.memoryRows(),
         w.mailNodes(),
         w.mailTimes(),
+        w.mailEvents(),
         w.mailRows());
   }
 }

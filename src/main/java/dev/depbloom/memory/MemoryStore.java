@@ -15,7 +15,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * never spins — and fails after the timeout with an error naming the round, the view and the row.
  *
  * <p>DepBloom keeps one view per sub-chain and merges them at a temporal window's end ({@link
- * #mergeLatest}).
+ * #mergeLatest}); for that, every row of a view carries the stamp of the event that last wrote it
+ * since the view's last merge ({@link WriteStamps}).
  *
  * <p>Thread-safety: commits, announcements and waits are serialised by one lock; the tensors of a
  * view are read by steps only after {@link #awaitReadable} returned for their rows.
@@ -24,7 +25,7 @@ public final class MemoryStore implements AutoCloseable {
   private final List<NodeMemory> views;
   private final int[][] versions; // [view][node]
   private final int[][] pending; // [view][node] announced, uncommitted writes
-  private final java.util.BitSet[] dirty; // [view] rows written since the view's last merge
+  private final WriteStamps[] stamps; // [view] who wrote each row since the view's last merge
   private final long timeoutNanos;
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition committed = lock.newCondition();
@@ -44,8 +45,8 @@ public final class MemoryStore implements AutoCloseable {
     }
     this.versions = new int[viewCount][nodeCount];
     this.pending = new int[viewCount][nodeCount];
-    this.dirty = new java.util.BitSet[viewCount];
-    java.util.Arrays.setAll(dirty, v -> new java.util.BitSet());
+    this.stamps = new WriteStamps[viewCount];
+    java.util.Arrays.setAll(stamps, v -> new WriteStamps(nodeCount));
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
   }
 
@@ -74,10 +75,15 @@ public final class MemoryStore implements AutoCloseable {
   }
 
   /**
-   * Announces that {@code write} will be committed to {@code view}: until {@link #commit} of the
-   * returned token, readers of its memory and mail rows wait.
+   * Announces that training {@code write} will be committed to {@code view}: until {@link #commit}
+   * of the returned token, readers of its memory and mail rows wait.
    */
   public PendingWrite announce(int view, MemoryWrite write) {
+    return announce(view, write, WriteOrigin.TRAINING);
+  }
+
+  /** {@link #announce(int, MemoryWrite)} of a write from {@code origin}. */
+  public PendingWrite announce(int view, MemoryWrite write, WriteOrigin origin) {
     lock.lock();
     try {
       for (int v : write.memoryNodes()) {
@@ -86,7 +92,7 @@ public final class MemoryStore implements AutoCloseable {
       for (int v : write.mailNodes()) {
         pending[view][v]++;
       }
-      return new PendingWrite(view, write);
+      return new PendingWrite(view, write, origin);
     } finally {
       lock.unlock();
     }
@@ -97,15 +103,14 @@ public final class MemoryStore implements AutoCloseable {
     lock.lock();
     try {
       views.get(p.view()).apply(p.write());
+      stamps[p.view()].record(p.write(), p.origin());
       for (int v : p.write().memoryNodes()) {
         pending[p.view()][v]--;
         versions[p.view()][v]++;
-        dirty[p.view()].set(v);
       }
       for (int v : p.write().mailNodes()) {
         pending[p.view()][v]--;
         versions[p.view()][v]++;
-        dirty[p.view()].set(v);
       }
       committed.signalAll();
     } finally {
@@ -123,9 +128,14 @@ public final class MemoryStore implements AutoCloseable {
 
   /** {@link #apply(int, MemoryWrite)} in round {@code round} (named if the wait times out). */
   public void apply(int view, MemoryWrite write, int round) {
+    apply(view, write, round, WriteOrigin.TRAINING);
+  }
+
+  /** {@link #apply(int, MemoryWrite, int)} of a write from {@code origin}. */
+  public void apply(int view, MemoryWrite write, int round, WriteOrigin origin) {
     awaitReadable(view, write.memoryNodes(), round);
     awaitReadable(view, write.mailNodes(), round);
-    commit(announce(view, write));
+    commit(announce(view, write, origin));
   }
 
   /**
@@ -159,11 +169,15 @@ public final class MemoryStore implements AutoCloseable {
 
   /**
    * DepBloom's window-end merge of the views {@code group} (a memory group's sub-chains): per node,
-   * the view of the group whose memory of it is latest (its memory time; ties to the first listed)
-   * gives every view of the group the memory row, and the view whose latest mail is latest gives
-   * them the mailbox ring. Other views are untouched. Refuses while a write to the group is
-   * pending. Returns, per view of the group (in its order), the time of the copies into it plus the
-   * choice of winners, and the bytes copied into it.
+   * among the views of the group that wrote its memory since their last merge, the one whose write
+   * is latest gives every view of the group the memory row, and likewise for the mailbox ring among
+   * the views that wrote it mail. A view that did not write a row does not compete with its
+   * window-start copy. "Latest" is the row's time (memory time; latest mail time), equal times
+   * broken by the stream index of the writing event, and of two writes of one event a training
+   * write beats a replay ({@link WriteStamps}): with coarse timestamps (USLegis has 12) most rows
+   * tie on time alone. Other views are untouched. Refuses while a write to the group is pending.
+   * Returns, per view of the group (in its order), the time of the copies into it plus the choice
+   * of winners, and the bytes copied into it.
    */
   public MergeCost mergeLatest(List<Integer> group) {
     lock.lock();
@@ -172,32 +186,26 @@ public final class MemoryStore implements AutoCloseable {
       long[] nanos = new long[p];
       long[] bytes = new long[p];
       if (p == 1) {
-        dirty[group.get(0)].clear();
+        stamps[group.get(0)].clear();
         return new MergeCost(nanos, bytes);
       }
       long t0 = System.nanoTime();
       java.util.BitSet written = new java.util.BitSet();
       for (int v : group) {
         requireNothingPending(v, "merged");
-        written.or(dirty[v]);
+        for (int node : stamps[v].writtenNodes()) {
+          written.set(node);
+        }
       }
       // Rows no view of the group wrote since its last merge are equal in all of them (views reset
-      // together stay equal: merging rows that are equal is harmless).
+      // together stay equal), and so is the memory (mailbox) of a row whose memory (mail) none
+      // wrote.
       int[] rows = written.stream().toArray();
       int[] memoryFrom = new int[rows.length];
       int[] mailFrom = new int[rows.length];
       for (int i = 0; i < rows.length; i++) {
-        int node = rows[i];
-        for (int v = 1; v < p; v++) {
-          NodeMemory candidate = views.get(group.get(v));
-          if (candidate.lastUpdate(node) > views.get(group.get(memoryFrom[i])).lastUpdate(node)) {
-            memoryFrom[i] = v;
-          }
-          if (candidate.latestMailTime(node)
-              > views.get(group.get(mailFrom[i])).latestMailTime(node)) {
-            mailFrom[i] = v;
-          }
-        }
+        memoryFrom[i] = latest(group, rows[i], true);
+        mailFrom[i] = latest(group, rows[i], false);
       }
       long choose = System.nanoTime() - t0;
       NodeMemory shape = views.get(group.get(0));
@@ -225,7 +233,7 @@ public final class MemoryStore implements AutoCloseable {
         nanos[to] = choose + System.nanoTime() - c0;
       }
       for (int v : group) {
-        dirty[v].clear();
+        stamps[v].clear();
       }
       return new MergeCost(nanos, bytes);
     } finally {
@@ -234,25 +242,55 @@ public final class MemoryStore implements AutoCloseable {
   }
 
   /**
+   * The position in {@code group} of the view whose write of {@code node}'s memory (or, {@code
+   * memory} false, mail) is latest, or -1 when no view of the group wrote it.
+   */
+  private int latest(List<Integer> group, int node, boolean memory) {
+    int best = -1;
+    double bestTime = 0;
+    long bestStamp = 0;
+    for (int i = 0; i < group.size(); i++) {
+      int v = group.get(i);
+      long stamp = memory ? stamps[v].memory(node) : stamps[v].mail(node);
+      if (stamp == 0) {
+        continue;
+      }
+      NodeMemory m = views.get(v);
+      double time = memory ? m.lastUpdate(node) : m.latestMailTime(node);
+      if (best < 0 || time > bestTime || (time == bestTime && stamp > bestStamp)) {
+        best = i;
+        bestTime = time;
+        bestStamp = stamp;
+      }
+    }
+    return best;
+  }
+
+  /**
    * Copies into view {@code to} every row view {@code from} wrote since its last merge (memory and
-   * mailbox, with their times), marking them written in {@code to}; refuses while writes to either
-   * are pending. Returns the bytes copied. A DepBloom prefill hands one chain's replayed rows to
-   * the next chain's view this way.
+   * mailbox, with their times), marking them written in {@code to} as replays of the writes {@code
+   * from} holds; refuses while writes to either are pending. Returns the bytes copied. A DepBloom
+   * prefill hands one chain's replayed rows to the next chain's view this way.
    */
   public long copyWritten(int from, int to) {
     lock.lock();
     try {
       requireNothingPending(from, "copied");
       requireNothingPending(to, "overwritten");
-      int[] rows = dirty[from].stream().toArray();
-      NodeMemory target = views.get(to);
-      target.copyRows(views.get(from), rows, rows);
+      WriteStamps source = stamps[from];
+      WriteStamps target = stamps[to];
+      int[] rows = source.writtenNodes();
+      views.get(to).copyRows(views.get(from), rows, rows);
       for (int node : rows) {
         versions[to][node]++;
-        dirty[to].set(node);
+        target.set(
+            node,
+            Math.max(target.memory(node), WriteStamps.asReplay(source.memory(node))),
+            Math.max(target.mail(node), WriteStamps.asReplay(source.mail(node))));
       }
-      long memoryRowBytes = 4L * target.dim() + 8;
-      long mailRowBytes = (4L * target.mailDim() + 8) * target.mailboxSize() + 4;
+      NodeMemory shape = views.get(to);
+      long memoryRowBytes = 4L * shape.dim() + 8;
+      long mailRowBytes = (4L * shape.mailDim() + 8) * shape.mailboxSize() + 4;
       return rows.length * (memoryRowBytes + mailRowBytes);
     } finally {
       lock.unlock();
@@ -260,8 +298,28 @@ public final class MemoryStore implements AutoCloseable {
   }
 
   /**
+   * Whole rows {@code nodes} of view {@code view} with their write stamps, as a value (what a
+   * process sends the others at a window's end); refuses while writes to the view are pending.
+   */
+  public ViewRows readRows(int view, int[] nodes) {
+    lock.lock();
+    try {
+      requireNothingPending(view, "read whole");
+      long[] memoryStamps = new long[nodes.length];
+      long[] mailStamps = new long[nodes.length];
+      for (int i = 0; i < nodes.length; i++) {
+        memoryStamps[i] = stamps[view].memory(nodes[i]);
+        mailStamps[i] = stamps[view].mail(nodes[i]);
+      }
+      return ViewRows.read(view, views.get(view), nodes, memoryStamps, mailStamps);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Replaces whole rows of a view with {@code rows} (another process's final rows of it, at a
-   * window's end); refuses while writes to the view are pending.
+   * window's end), their write stamps included; refuses while writes to the view are pending.
    */
   public void replaceRows(ViewRows rows) {
     lock.lock();
@@ -270,9 +328,10 @@ public final class MemoryStore implements AutoCloseable {
       int[] positions = new int[rows.nodes().length];
       java.util.Arrays.setAll(positions, i -> i);
       views.get(rows.view()).copyRows(from, positions, rows.nodes());
-      for (int node : rows.nodes()) {
+      for (int i = 0; i < rows.nodes().length; i++) {
+        int node = rows.nodes()[i];
         versions[rows.view()][node]++;
-        dirty[rows.view()].set(node); // the views may differ there until the merge
+        stamps[rows.view()].set(node, rows.memoryStamps()[i], rows.mailStamps()[i]);
       }
     } finally {
       lock.unlock();
@@ -305,12 +364,16 @@ public final class MemoryStore implements AutoCloseable {
     }
   }
 
-  /** Forgets one view's contents (memory reset); refuses while writes to it are pending. */
+  /**
+   * Forgets one view's contents (memory reset), its write stamps included; refuses while writes to
+   * it are pending.
+   */
   public void reset(int view) {
     lock.lock();
     try {
       requireNothingPending(view, "reset");
       views.get(view).reset();
+      stamps[view].clear();
       java.util.Arrays.fill(versions[view], 0);
     } finally {
       lock.unlock();
@@ -324,7 +387,7 @@ public final class MemoryStore implements AutoCloseable {
   public record MergeCost(long[] viewNanos, long[] viewBytes) {}
 
   /** A write announced to a view and not yet committed. */
-  public record PendingWrite(int view, MemoryWrite write) {}
+  public record PendingWrite(int view, MemoryWrite write, WriteOrigin origin) {}
 
   @Override
   public void close() {

@@ -16,25 +16,35 @@ import org.bytedeco.pytorch.global.torch;
  * NodeMemory#apply} applies it. It owns its tensors (detached, kept past the step's scope) until
  * {@link #close()}, so a schedule may apply it later or in parts.
  *
+ * <p>Every row names the event that produced it (its stream index): the window-end merge of
+ * DepBloom's views breaks ties between rows of equal time by it ({@link MemoryStore#mergeLatest}).
+ *
  * @param memoryNodes nodes whose memory is replaced, distinct, {@code [W]}
  * @param memoryTimes the time each new memory is dated, {@code [W]}
+ * @param memoryEvents the stream index of the event each new memory comes from, {@code [W]}
  * @param memoryRows the new memory, {@code [W, dim]}
  * @param mailNodes nodes receiving a mail, distinct, {@code [M]}
  * @param mailTimes the time of each mail, {@code [M]}
+ * @param mailEvents the stream index of the event each mail comes from, {@code [M]}
  * @param mailRows the mails, {@code [M, mailDim]}
  */
 public record MemoryWrite(
     int[] memoryNodes,
     double[] memoryTimes,
+    int[] memoryEvents,
     Tensor memoryRows,
     int[] mailNodes,
     double[] mailTimes,
+    int[] mailEvents,
     Tensor mailRows)
     implements AutoCloseable {
 
   public MemoryWrite {
-    if (memoryNodes.length != memoryTimes.length || mailNodes.length != mailTimes.length) {
-      throw new IllegalArgumentException("node and time columns of a memory write differ");
+    if (memoryNodes.length != memoryTimes.length
+        || memoryNodes.length != memoryEvents.length
+        || mailNodes.length != mailTimes.length
+        || mailNodes.length != mailEvents.length) {
+      throw new IllegalArgumentException("node, time and event columns of a memory write differ");
     }
     if (memoryRows.size(0) != memoryNodes.length || mailRows.size(0) != mailNodes.length) {
       throw new IllegalArgumentException("tensor rows of a memory write do not match its nodes");
@@ -64,9 +74,11 @@ public record MemoryWrite(
             new MemoryWrite(
                 pick(memoryNodes, memory[side]),
                 pick(memoryTimes, memory[side]),
+                pick(memoryEvents, memory[side]),
                 memoryRows.index_select(0, Tensors.indices(memory[side])),
                 pick(mailNodes, mail[side]),
                 pick(mailTimes, mail[side]),
+                pick(mailEvents, mail[side]),
                 mailRows.index_select(0, Tensors.indices(mail[side])));
       }
       return out;
@@ -116,45 +128,58 @@ public record MemoryWrite(
    * closes them); the result owns new tensors.
    */
   public static MemoryWrite lastWins(List<MemoryWrite> parts) {
-    LastPerNode memory = LastPerNode.of(parts, MemoryWrite::memoryNodes, MemoryWrite::memoryTimes);
-    LastPerNode mail = LastPerNode.of(parts, MemoryWrite::mailNodes, MemoryWrite::mailTimes);
+    LastPerNode memory =
+        LastPerNode.of(
+            parts, MemoryWrite::memoryNodes, MemoryWrite::memoryTimes, MemoryWrite::memoryEvents);
+    LastPerNode mail =
+        LastPerNode.of(
+            parts, MemoryWrite::mailNodes, MemoryWrite::mailTimes, MemoryWrite::mailEvents);
     try (NoGradGuard g = new NoGradGuard()) {
       return new MemoryWrite(
           memory.nodes(),
           memory.times(),
+          memory.events(),
           memory.pick(parts, MemoryWrite::memoryRows),
           mail.nodes(),
           mail.times(),
+          mail.events(),
           mail.pick(parts, MemoryWrite::mailRows));
     }
   }
 
   /**
-   * The last entry per node of one node/time column pair of several writes read in order, in order
-   * of each node's first appearance, and the row it came from in the writes' concatenation.
+   * The last entry per node of one node/time/event column triple of several writes read in order,
+   * in order of each node's first appearance, and the row it came from in the writes'
+   * concatenation.
    */
-  private record LastPerNode(int[] nodes, double[] times, int[] rows) {
+  private record LastPerNode(int[] nodes, double[] times, int[] events, int[] rows) {
     static LastPerNode of(
         List<MemoryWrite> parts,
         Function<MemoryWrite, int[]> nodeColumn,
-        Function<MemoryWrite, double[]> timeColumn) {
+        Function<MemoryWrite, double[]> timeColumn,
+        Function<MemoryWrite, int[]> eventColumn) {
       LinkedHashMap<Integer, Integer> rowOfNode = new LinkedHashMap<>();
       List<Double> allTimes = new ArrayList<>();
+      List<Integer> allEvents = new ArrayList<>();
       for (MemoryWrite w : parts) {
         int[] nodes = nodeColumn.apply(w);
         double[] times = timeColumn.apply(w);
+        int[] events = eventColumn.apply(w);
         for (int i = 0; i < nodes.length; i++) {
           rowOfNode.put(nodes[i], allTimes.size());
           allTimes.add(times[i]);
+          allEvents.add(events[i]);
         }
       }
       int[] nodes = rowOfNode.keySet().stream().mapToInt(Integer::intValue).toArray();
       int[] rows = rowOfNode.values().stream().mapToInt(Integer::intValue).toArray();
       double[] times = new double[rows.length];
+      int[] events = new int[rows.length];
       for (int i = 0; i < rows.length; i++) {
         times[i] = allTimes.get(rows[i]);
+        events[i] = allEvents.get(rows[i]);
       }
-      return new LastPerNode(nodes, times, rows);
+      return new LastPerNode(nodes, times, events, rows);
     }
 
     /** The picked rows of one tensor column of the writes, concatenated in order. */

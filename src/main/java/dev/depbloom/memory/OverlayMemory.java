@@ -47,9 +47,11 @@ public final class OverlayMemory implements MemoryReader, AutoCloseable {
           new MemoryWrite(
               rowsOf(w.memoryNodes()),
               w.memoryTimes(),
+              w.memoryEvents(),
               w.memoryRows(),
               rowsOf(w.mailNodes()),
               w.mailTimes(),
+              w.mailEvents(),
               w.mailRows())) {
         touched.apply(mapped);
       }

@@ -17,6 +17,9 @@ import org.bytedeco.pytorch.Tensor;
  * @param mailbox mailbox rings {@code [n, m, mailDim]}
  * @param mailTimes the ring slots' mail times {@code [n * m]}, node-major
  * @param nextSlots each ring's next slot {@code [n]}
+ * @param memoryStamps each memory row's write stamp since the view's last merge, 0 if unwritten
+ *     {@code [n]} (the merge's ordering key, {@link MemoryStore#mergeLatest})
+ * @param mailStamps each mailbox's write stamp, likewise {@code [n]}
  */
 public record ViewRows(
     int view,
@@ -25,7 +28,9 @@ public record ViewRows(
     double[] memoryTimes,
     Tensor mailbox,
     double[] mailTimes,
-    int[] nextSlots)
+    int[] nextSlots,
+    long[] memoryStamps,
+    long[] mailStamps)
     implements AutoCloseable {
 
   public ViewRows {
@@ -34,6 +39,8 @@ public record ViewRows(
         || mailbox.size(0) != n
         || memoryTimes.length != n
         || nextSlots.length != n
+        || memoryStamps.length != n
+        || mailStamps.length != n
         || mailTimes.length != n * mailbox.size(1)) {
       throw new IllegalArgumentException("columns of view rows do not match their " + n + " nodes");
     }
@@ -41,8 +48,12 @@ public record ViewRows(
     Tensors.retain(mailbox);
   }
 
-  /** A copy of rows {@code nodes} of {@code memory} (view {@code view}). */
-  public static ViewRows read(int view, NodeMemory memory, int[] nodes) {
+  /**
+   * A copy of rows {@code nodes} of {@code memory} (view {@code view}) with their write stamps
+   * ({@link MemoryStore#readRows} reads a store's view with its own).
+   */
+  public static ViewRows read(
+      int view, NodeMemory memory, int[] nodes, long[] memoryStamps, long[] mailStamps) {
     int m = memory.mailboxSize();
     double[] times = new double[nodes.length];
     double[] mailTimes = new double[nodes.length * m];
@@ -62,7 +73,9 @@ public record ViewRows(
         times,
         memory.readMail(nodes),
         mailTimes,
-        slots);
+        slots,
+        memoryStamps.clone(),
+        mailStamps.clone());
   }
 
   /** These rows as a memory of {@code n} nodes (node {@code i} holds row {@code i}). */

@@ -27,6 +27,7 @@ public record WritePlan(
     int[] memoryNodes,
     double[] memoryTimes,
     int[] memoryRead,
+    int[] memoryEvent,
     int[] mailNodes,
     double[] mailTimes,
     int[] mailSelfRead,
@@ -69,6 +70,7 @@ public record WritePlan(
         memory.nodes(),
         memory.times(),
         memory.selfRead(),
+        memory.event(),
         mail.nodes(),
         mail.times(),
         mail.selfRead(),
@@ -81,7 +83,8 @@ public record WritePlan(
    * mails {@code [memory'_self || memory'_other || edgeFeature]}.
    *
    * @param updatedMemory {@code [U, dim]} from the memory updater
-   * @param batchEvents stream index of each of the batch's events (edge features are by event)
+   * @param batchEvents stream index of each of the batch's events (edge features are by event;
+   *     every row is stamped with the event it comes from)
    */
   public MemoryWrite toMemoryWrite(Tensor updatedMemory, EventStream events, int[] batchEvents) {
     try (NoGradGuard g = new NoGradGuard()) {
@@ -89,19 +92,33 @@ public record WritePlan(
       Tensor rows = updated.index_select(0, Tensors.indices(memoryRead));
       Tensor self = updated.index_select(0, Tensors.indices(mailSelfRead));
       Tensor other = updated.index_select(0, Tensors.indices(mailOtherRead));
+      int[] mailEvents = streamIndices(mailEvent, batchEvents);
       Tensor mails;
       if (events.edgeFeatures().dim() > 0) {
-        int[] edgeIds = new int[mailEvent.length];
-        for (int i = 0; i < edgeIds.length; i++) {
-          edgeIds[i] = batchEvents[mailEvent[i]];
-        }
-        Tensor features = Tensors.gatherRows(events.edgeFeatures(), edgeIds, edgeIds.length);
+        Tensor features = Tensors.gatherRows(events.edgeFeatures(), mailEvents, mailEvents.length);
         mails = torch.cat(new TensorVector(self, other, features), 1);
       } else {
         mails = torch.cat(new TensorVector(self, other), 1);
       }
-      return new MemoryWrite(memoryNodes, memoryTimes, rows, mailNodes, mailTimes, mails);
+      return new MemoryWrite(
+          memoryNodes,
+          memoryTimes,
+          streamIndices(memoryEvent, batchEvents),
+          rows,
+          mailNodes,
+          mailTimes,
+          mailEvents,
+          mails);
     }
+  }
+
+  /** The stream index of each of {@code positions}, positions among the batch's events. */
+  private static int[] streamIndices(int[] positions, int[] batchEvents) {
+    int[] out = new int[positions.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = batchEvents[positions[i]];
+    }
+    return out;
   }
 
   /** Keeps the last entry per node, in order of each node's first appearance. */

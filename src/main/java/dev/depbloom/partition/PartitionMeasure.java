@@ -21,6 +21,7 @@ import dev.depbloom.data.EventStream;
  * @param batched dependencies lost once the chains train in large batches of {@code k B} ({@link
  *     BatchedReads}), without refinement
  * @param refined the same with intra-batch refinement
+ * @param mergeTies rows the window-end merges decide at equal times
  */
 public record PartitionMeasure(
     int window,
@@ -34,7 +35,8 @@ public record PartitionMeasure(
     LostDependencies ownWrites,
     int microBatches,
     ByRule batched,
-    ByRule refined) {
+    ByRule refined,
+    MergeTies mergeTies) {
 
   /** Lost dependencies under each read rule. */
   public record ByRule(LostDependencies ownedRows, LostDependencies ownWrites) {
@@ -73,6 +75,9 @@ public record PartitionMeasure(
     int windows = 0;
     LostDependencies owned = LostDependencies.NONE;
     LostDependencies own = LostDependencies.NONE;
+    MergeTies ties = MergeTies.NONE;
+    int[] previousTouch = new int[events.nodeCount()];
+    java.util.Arrays.fill(previousTouch, -1);
     for (int[] w : BatchPlan.bounds(from, to, window)) {
       WindowPartition p = partitioner.partition(events, w[0], w[1], chains);
       windows++;
@@ -80,6 +85,7 @@ public record PartitionMeasure(
       largest += p.largestChainEvents();
       owned = owned.plus(LostDependencies.of(events, p, ReadRule.OWNED_ROWS));
       own = own.plus(LostDependencies.of(events, p, ReadRule.OWN_WRITES));
+      ties = ties.plus(MergeTies.of(events, p, previousTouch));
       int[] before = snapshot.clone();
       ByRule[] windowCounts = new ByRule[2];
       for (int r = 0; r < 2; r++) {
@@ -109,7 +115,8 @@ public record PartitionMeasure(
         own,
         microBatches,
         batched,
-        refined);
+        refined,
+        ties);
   }
 
   /** Share of events whose endpoints have different owners (the paper's cross-chain ratio). */

@@ -16,7 +16,8 @@ import java.util.List;
  * of {@code P} sub-chains. Chain {@code p} keeps its own memory view: at a window's start every
  * view holds the merged memory; during the window a chain reads and writes only its own view, so it
  * reads its own writes as it makes them and every other row as it was at the window's start (the
- * snapshot); at the window's end the views are merged, per node the latest write winning ({@link
+ * snapshot); at the window's end the views are merged, per node the latest write of the views that
+ * wrote it winning, equal times decided by the writing event's stream index ({@link
  * dev.depbloom.memory.MemoryStore#mergeLatest}). A chain thus also reads its own writes to nodes
  * another chain owns: the dependency profile measures that this read rule ({@code own-writes})
  * loses far fewer dependencies than reading other chains' nodes strictly from the snapshot, and it
@@ -46,8 +47,9 @@ import java.util.List;
  * earlier events; what remains different from {@code sequential} is the parameters the replayed
  * memory was computed with and the optimizer's larger batch. The replay is serial, {@code (P - 1) /
  * P} of the window's events, and costs its own stage, {@code prefill}. At the window's end the
- * replayed rows tie with the owner chain's training writes of the same events, and the merge keeps
- * the lowest view's (the owner's).
+ * replayed rows tie with the owner chain's training writes of the same events in time and stream
+ * index, and the merge keeps the training write ({@link dev.depbloom.memory.WriteOrigin}), so
+ * replayed rows never outlive their window.
  *
  * <p>With {@code P = 1}, {@code k = 1} and one window this is {@code sequential}. Memory starts
  * over at each epoch, as in TGL; the partition depends only on the stream, so every epoch has the

@@ -381,7 +381,7 @@ public final class RoundRunner implements AutoCloseable {
           continue;
         }
         int[] nodes = e.getValue().stream().toArray();
-        mine.add(ViewRows.read(e.getKey(), session.memory().view(e.getKey()), nodes));
+        mine.add(session.memory().readRows(e.getKey(), nodes));
       }
       List<ViewRows> all =
           coordinator(Stage.SYNC, "exchangeRows", round, () -> collective.exchangeRows(mine));

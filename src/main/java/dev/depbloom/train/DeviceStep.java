@@ -5,6 +5,7 @@ import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.OverlayMemory;
+import dev.depbloom.memory.WriteOrigin;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.BatchInputs;
 import dev.depbloom.model.ReadPlan;
@@ -302,15 +303,16 @@ public final class DeviceStep {
   }
 
   /**
-   * Writes a planned memory-only batch ({@link BatchPlanner#planWrite}) into view {@code view}: the
-   * replay of training and validation events before testing.
+   * Writes a planned memory-only batch ({@link BatchPlanner#planWrite}) into view {@code view} as a
+   * replay: of training and validation events before testing, or of another chain's events (a
+   * DepBloom prefill).
    */
   public void replay(BatchGraph graph, MemoryStore memory, int view) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       BatchInputs in = fetch(new Task(0, view, -1, graph, 1, 0, 0), memory, null);
       try (MemoryWrite w = memoryWrite(graph, model.updateMemory(in))) {
-        memory.apply(view, w);
+        memory.apply(view, w, -1, WriteOrigin.REPLAY);
       }
     }
   }

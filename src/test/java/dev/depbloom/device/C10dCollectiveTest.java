@@ -131,13 +131,20 @@ class C10dCollectiveTest {
     }
   }
 
+  /** Write stamps of the rows a rank sends (arbitrary: they must arrive as sent). */
+  private static final long[] STAMPS = {21, 0};
+
+  private static final long[] MAIL_STAMPS = {23, 41};
+
   private static MemoryWrite write(int node, double time, float value) {
     return new MemoryWrite(
         new int[] {node},
         new double[] {time},
+        new int[] {10 * node},
         Tensors.floats(new float[] {value, -value}, 1, 2),
         new int[] {node, node + 1},
         new double[] {time, time + 0.5},
+        new int[] {10 * node, 10 * node + 1},
         Tensors.floats(new float[] {value, 1, 2, value, 3, 4}, 2, 3));
   }
 
@@ -216,7 +223,9 @@ class C10dCollectiveTest {
                   }
                 }
                 List<ViewRows> mine =
-                    c.rank() == 1 ? List.of(ViewRows.read(1, view, new int[] {1, 2})) : List.of();
+                    c.rank() == 1
+                        ? List.of(ViewRows.read(1, view, new int[] {1, 2}, STAMPS, MAIL_STAMPS))
+                        : List.of();
                 List<ViewRows> all = c.exchangeRows(mine);
                 assertEquals(1, all.size());
                 ViewRows rows = all.get(0);
@@ -233,7 +242,11 @@ class C10dCollectiveTest {
                         + " "
                         + java.util.Arrays.toString(rows.nextSlots())
                         + " "
-                        + java.util.Arrays.toString(Tensors.toFloats(rows.mailbox()));
+                        + java.util.Arrays.toString(Tensors.toFloats(rows.mailbox()))
+                        + " "
+                        + java.util.Arrays.toString(rows.memoryStamps())
+                        + " "
+                        + java.util.Arrays.toString(rows.mailStamps());
                 all.forEach(ViewRows::close);
                 return s;
               }
@@ -241,7 +254,8 @@ class C10dCollectiveTest {
     assertEquals(got.get(0), got.get(1));
     assertEquals(
         "1 [1, 2] [4.0, 3.0] [0.25, -0.25, 0.5, -0.5] [4.0, 0.0, 3.0, 4.5] [1, 0]"
-            + " [0.25, 1.0, 2.0, 0.0, 0.0, 0.0, 0.5, 1.0, 2.0, 0.25, 3.0, 4.0]",
+            + " [0.25, 1.0, 2.0, 0.0, 0.0, 0.0, 0.5, 1.0, 2.0, 0.25, 3.0, 4.0]"
+            + " [21, 0] [23, 41]",
         got.get(0));
   }
 

@@ -104,12 +104,15 @@ class NodeMemoryTest {
       mails[2 * i + 1] = (float) -t;
       times[i] = t;
     }
+    int[] events = new int[n]; // not read by a node memory
     return new MemoryWrite(
         nodes.clone(),
         times,
+        events,
         Tensors.floats(rows, n, DIM),
         nodes.clone(),
         times.clone(),
+        events.clone(),
         Tensors.floats(mails, n, MAIL_DIM));
   }
 }

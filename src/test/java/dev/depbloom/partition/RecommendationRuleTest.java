@@ -44,7 +44,8 @@ class RecommendationRuleTest {
         eventLevel,
         4 / chains,
         new PartitionMeasure.ByRule(lost(ownedStale), lost(ownStale)),
-        new PartitionMeasure.ByRule(lost(ownedStale / 10), lost(ownStale / 10)));
+        new PartitionMeasure.ByRule(lost(ownedStale / 10), lost(ownStale / 10)),
+        MergeTies.NONE);
   }
 
   private static LostDependencies lost(int events) {
