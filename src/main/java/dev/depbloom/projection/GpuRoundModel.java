@@ -1,0 +1,224 @@
+package dev.depbloom.projection;
+
+import dev.depbloom.tensor.KernelLog;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Prices a recorded round ({@link RoundWork}) on a {@link DeviceModel} under a memory placement
+ * (DESIGN.md section 6). Every logical device is one GPU; all {@code G} GPUs sit in one machine. A
+ * kernel costs {@link KernelCost#of}; stages overlap only where the schedule overlaps them:
+ *
+ * <ol>
+ *   <li><b>Prefill</b> (DepBloom, a window's first round): the slowest memory group's replay, its
+ *       kernels one after another, each handoff of rows to the next view over the link.
+ *   <li><b>Items</b>, in parallel on their GPUs. With {@link MemoryPlacement#DEVICE} an item runs
+ *       its fetch, memory update, write and training kernels; a refined micro-batch starts when the
+ *       previous micro-batch of its chain has published its write and the write has crossed the
+ *       link to its GPU (the serial chain refinement costs). With {@link
+ *       MemoryPlacement#HOST_DAEMON} (DistTGL) each memory group's daemon gathers its trainers'
+ *       reads one trainer after the other in host memory; a trainer waits for its own gather,
+ *       copies the rows to its GPU through pageable memory, runs its kernels, and copies its write
+ *       back through pageable memory.
+ *   <li><b>All-reduce</b> of the gradients over the {@code G} GPUs, then the optimizer step.
+ *   <li><b>Commit</b>. On the device: every view applies its rows on the critical path (hot rows
+ *       only with the critical path) with its kernels, in parallel with the other views; a chain of
+ *       {@code k > 1} micro-batch GPUs keeps its view on each, so the round's rows also cross the
+ *       link once to them. In host memory: each daemon applies its group's writes, trainer after
+ *       trainer, while the GPUs all-reduce and step; the round ends when both are done.
+ *   <li><b>Merge</b> (DepBloom, a window's end): every view receives the rows it did not win over
+ *       its own link, in parallel, and copies them in.
+ *   <li><b>Sampling</b> runs on the host ahead of the GPUs (DistTGL's loader processes, this
+ *       project's planning ahead): only the part of the round's slowest sampling that exceeds the
+ *       previous round's time is charged.
+ * </ol>
+ *
+ * Not modelled, for either placement: features (node and edge) are taken to live on the GPUs, so
+ * their gathers are kernels; a chain's rows the next round reads from the cold commit are taken to
+ * land in time; the CPU work of the coordinator (planning, merging the round's writes) beyond
+ * sampling.
+ */
+public final class GpuRoundModel {
+  private final DeviceModel model;
+  private final MemoryPlacement placement;
+  private final int devices;
+
+  /**
+   * @param devices logical devices G (GPUs of the all-reduce)
+   */
+  public GpuRoundModel(DeviceModel model, MemoryPlacement placement, int devices) {
+    this.model = model;
+    this.placement = placement;
+    this.devices = devices;
+  }
+
+  public DeviceModel model() {
+    return model;
+  }
+
+  /** The kernels of {@code log} on this model. */
+  public KernelCost cost(KernelLog log) {
+    KernelCost c = KernelCost.NONE;
+    for (int i = 0; i < log.size(); i++) {
+      c = c.plus(KernelCost.of(model, log.flops(i), log.bytes(i)));
+    }
+    return c;
+  }
+
+  /**
+   * The round's time, the previous round having taken {@code previousSeconds} (what sampling ahead
+   * hides behind; 0 for an epoch's first round).
+   */
+  public RoundTime round(RoundWork w, double previousSeconds) {
+    RoundTime prefill = prefill(w);
+    RoundTime items = placement == MemoryPlacement.DEVICE ? itemsOnDevice(w) : itemsWithDaemon(w);
+    RoundTime step = RoundTime.allReduce(model.allReduce(w.gradientBytes(), devices));
+    step = step.plus(RoundTime.of(cost(w.optimizer())));
+    RoundTime end;
+    if (placement == MemoryPlacement.DEVICE) {
+      end = step.plus(commitOnDevice(w)).plus(merge(w));
+    } else {
+      RoundTime apply = daemonApply(w);
+      end = RoundTime.longer(step, apply);
+    }
+    RoundTime devicesTime = prefill.plus(items).plus(end);
+    long slowestSample = 0;
+    for (RoundWork.ItemWork i : w.items()) {
+      slowestSample = Math.max(slowestSample, i.sampleNanos());
+    }
+    double exposed = Math.max(0, slowestSample / 1e9 - previousSeconds);
+    return devicesTime.plus(RoundTime.sample(exposed));
+  }
+
+  /** The slowest memory group's prefill: its replay, then its handoffs over the link. */
+  private RoundTime prefill(RoundWork w) {
+    RoundTime slowest = RoundTime.ZERO;
+    for (RoundWork.GroupPrefill p : w.prefills()) {
+      RoundTime t = RoundTime.of(cost(p.kernels()));
+      if (p.handoffs() > 0) {
+        t =
+            t.plus(
+                RoundTime.link(
+                    p.handoffs() * model.linkSeconds() + p.handoffBytes() / model.linkBytes()));
+      }
+      slowest = RoundTime.longer(slowest, t);
+    }
+    return slowest;
+  }
+
+  /** The slowest GPU's items with memory on the devices, refined chains chained on their writes. */
+  private RoundTime itemsOnDevice(RoundWork w) {
+    RoundTime slowest = RoundTime.ZERO;
+    Map<Integer, TreeMap<Integer, RoundWork.ItemWork>> chains = new TreeMap<>();
+    for (RoundWork.ItemWork i : w.items()) {
+      if (i.microBatch() >= 0) {
+        chains.computeIfAbsent(i.view(), v -> new TreeMap<>()).put(i.microBatch(), i);
+      } else {
+        RoundTime t =
+            RoundTime.of(
+                cost(i.fetch())
+                    .plus(cost(i.memoryUpdate()))
+                    .plus(cost(i.memoryWrite()))
+                    .plus(cost(i.train())));
+        slowest = RoundTime.longer(slowest, t);
+      }
+    }
+    for (TreeMap<Integer, RoundWork.ItemWork> chain : chains.values()) {
+      RoundTime published = RoundTime.ZERO;
+      RoundWork.ItemWork previous = null;
+      for (RoundWork.ItemWork i : chain.values()) {
+        RoundTime start =
+            previous == null
+                ? RoundTime.ZERO
+                : published.plus(RoundTime.link(model.link(previous.writeBytes())));
+        published =
+            start.plus(
+                RoundTime.of(
+                    cost(i.refine())
+                        .plus(cost(i.fetch()))
+                        .plus(cost(i.memoryUpdate()))
+                        .plus(cost(i.memoryWrite()))));
+        slowest = RoundTime.longer(slowest, published.plus(RoundTime.of(cost(i.train()))));
+        previous = i;
+      }
+    }
+    return slowest;
+  }
+
+  /**
+   * The slowest trainer with memory in host memory: each group's daemon gathers its trainers' reads
+   * in device order; a trainer waits for its own gather, copies it in, computes, copies its write
+   * out, all through pageable memory.
+   */
+  private RoundTime itemsWithDaemon(RoundWork w) {
+    RoundTime slowest = RoundTime.ZERO;
+    Map<Integer, List<RoundWork.ItemWork>> groups = new TreeMap<>();
+    for (RoundWork.ItemWork i : w.items()) {
+      groups.computeIfAbsent(i.view(), v -> new ArrayList<>()).add(i);
+    }
+    for (List<RoundWork.ItemWork> trainers : groups.values()) {
+      double gathered = 0;
+      for (RoundWork.ItemWork i : trainers) {
+        gathered += model.hostGather(i.memoryReadBytes());
+        RoundTime t =
+            RoundTime.daemon(gathered)
+                .plus(RoundTime.hostTraffic(model.hostToDevice(i.memoryReadBytes(), false)))
+                .plus(
+                    RoundTime.of(
+                        cost(i.fetch())
+                            .plus(cost(i.memoryUpdate()))
+                            .plus(cost(i.memoryWrite()))
+                            .plus(cost(i.train()))))
+                .plus(RoundTime.hostTraffic(model.deviceToHost(i.writeBytes(), false)));
+        slowest = RoundTime.longer(slowest, t);
+      }
+    }
+    return slowest;
+  }
+
+  /** The slowest daemon's applies of its group's writes, trainer after trainer. */
+  private RoundTime daemonApply(RoundWork w) {
+    Map<Integer, Double> perGroup = new TreeMap<>();
+    for (RoundWork.ItemWork i : w.items()) {
+      perGroup.merge(i.view(), model.hostGather(i.writeBytes()), Double::sum);
+    }
+    double slowest = perGroup.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    return RoundTime.daemon(slowest);
+  }
+
+  /**
+   * The slowest view's commit on its devices: its kernels, and for a chain of several micro-batch
+   * GPUs the round's rows crossing the link to each of them.
+   */
+  private RoundTime commitOnDevice(RoundWork w) {
+    Map<Integer, Integer> gpusPerView = new TreeMap<>();
+    for (RoundWork.ItemWork i : w.items()) {
+      gpusPerView.merge(i.view(), 1, Integer::sum);
+    }
+    RoundTime slowest = RoundTime.ZERO;
+    for (RoundWork.ViewCommit c : w.commits()) {
+      RoundTime t = RoundTime.of(cost(c.kernels()));
+      if (gpusPerView.getOrDefault(c.view(), 1) > 1) {
+        t = t.plus(RoundTime.link(model.link(c.criticalBytes())));
+      }
+      slowest = RoundTime.longer(slowest, t);
+    }
+    return slowest;
+  }
+
+  /** The slowest view's share of the window-end merges: its received rows and their copies. */
+  private RoundTime merge(RoundWork w) {
+    RoundTime slowest = RoundTime.ZERO;
+    for (RoundWork.GroupMerge m : w.merges()) {
+      for (int v = 0; v < m.views().size(); v++) {
+        RoundTime t =
+            RoundTime.link(model.link(m.receivedBytes()[v]))
+                .plus(RoundTime.of(cost(m.kernels().get(v))));
+        slowest = RoundTime.longer(slowest, t);
+      }
+    }
+    return slowest;
+  }
+}

@@ -1,0 +1,97 @@
+package dev.depbloom.projection;
+
+import dev.depbloom.tensor.KernelLog;
+import java.util.List;
+
+/**
+ * The work one training round recorded (DESIGN.md section 6), independent of any device: per
+ * logical device's item its kernels by stage and its memory traffic, and the round-end work. A
+ * {@link GpuRoundModel} prices it on a {@link DeviceModel} under a schedule's memory placement.
+ *
+ * @param round the round's index in its epoch
+ * @param events the round's events
+ * @param items one per busy logical device, in device order
+ * @param optimizer the optimizer step's kernels (one replica; every device runs the same)
+ * @param gradientBytes bytes of one gradient, all-reduced once per round over the devices
+ * @param commits per memory view written this round: what its commit does on the critical path
+ * @param merges per group of views merged after the round (DepBloom's window ends)
+ * @param prefills per memory group, the window-start prefill before the round's items
+ */
+public record RoundWork(
+    int round,
+    int events,
+    List<ItemWork> items,
+    KernelLog optimizer,
+    long gradientBytes,
+    List<ViewCommit> commits,
+    List<GroupMerge> merges,
+    List<GroupPrefill> prefills) {
+
+  public RoundWork {
+    items = List.copyOf(items);
+    commits = List.copyOf(commits);
+    merges = List.copyOf(merges);
+    prefills = List.copyOf(prefills);
+  }
+
+  /**
+   * One logical device's item. The fetch stage's kernels gather its inputs (memory rows, features,
+   * index tensors) from where they live; {@code memoryReadBytes} are the memory and mailbox rows
+   * among them, which a host-resident memory (DistTGL) serves instead through its daemon and a
+   * host-to-device copy.
+   *
+   * @param device the logical device
+   * @param view the memory view it reads and writes
+   * @param microBatch its place among the refined micro-batches of its chain, or -1
+   * @param sampleNanos its sampling on the host, as measured here
+   * @param fetch kernels gathering the item's inputs
+   * @param memoryUpdate kernels of the memory updater (forward)
+   * @param refine kernels of the refinement overlay (refined micro-batches)
+   * @param train kernels of embedding, prediction, loss and backward
+   * @param memoryWrite kernels building the item's memory write
+   * @param memoryReadBytes bytes of the memory and mailbox rows the item reads (distinct nodes)
+   * @param writeBytes bytes of the memory rows and mails the item writes, with ids and times
+   */
+  public record ItemWork(
+      int device,
+      int view,
+      int microBatch,
+      long sampleNanos,
+      KernelLog fetch,
+      KernelLog memoryUpdate,
+      KernelLog refine,
+      KernelLog train,
+      KernelLog memoryWrite,
+      long memoryReadBytes,
+      long writeBytes) {}
+
+  /**
+   * One memory view's commit of the round's writes.
+   *
+   * @param view the view
+   * @param kernels the kernels that apply the rows committed on the critical path
+   * @param criticalBytes bytes of those rows (all rows, or with hot/cold commits the hot ones)
+   * @param deferredBytes bytes committed off the critical path (cold rows)
+   */
+  public record ViewCommit(int view, KernelLog kernels, long criticalBytes, long deferredBytes) {}
+
+  /**
+   * A window-end merge of a group of views.
+   *
+   * @param views the group's views
+   * @param receivedBytes per view of the group (in its order), the rows it received from the others
+   * @param kernels per view, the kernels that copied them in
+   */
+  public record GroupMerge(List<Integer> views, long[] receivedBytes, List<KernelLog> kernels) {}
+
+  /**
+   * A memory group's window-start prefill: a serial replay over its views.
+   *
+   * @param views the group's views, in handoff order
+   * @param kernels the replay's kernels, all views one after another
+   * @param handoffBytes the rows each view handed on to the next, summed
+   * @param handoffs how many handoffs
+   */
+  public record GroupPrefill(
+      List<Integer> views, KernelLog kernels, long handoffBytes, int handoffs) {}
+}
