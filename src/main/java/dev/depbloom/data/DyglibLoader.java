@@ -1,6 +1,7 @@
 package dev.depbloom.data;
 
 import dev.depbloom.data.io.CountingLineReader;
+import dev.depbloom.data.io.FeatureMagnitude;
 import dev.depbloom.data.io.LineFields;
 import dev.depbloom.data.io.NpyMatrixReader;
 import java.io.IOException;
@@ -33,7 +34,8 @@ final class DyglibLoader {
     Path nodeFeatures = csv.resolveSibling(stem + "_node.npy");
     EventTableBuilder events = new EventTableBuilder(csv.toString(), DataFormat.DYGLIB, options);
     if (Files.exists(edgeFeatures)) {
-      events.featureTable(NpyMatrixReader.read(edgeFeatures));
+      events.featureTable(
+          FeatureMagnitude.checked(NpyMatrixReader.read(edgeFeatures), edgeFeatures));
     } else {
       options
           .warnings()
@@ -44,7 +46,8 @@ final class DyglibLoader {
                   + " beside it; the events have no edge features");
     }
     if (Files.exists(nodeFeatures)) {
-      events.nodeFeatures(NpyMatrixReader.read(nodeFeatures));
+      events.nodeFeatures(
+          FeatureMagnitude.checked(NpyMatrixReader.read(nodeFeatures), nodeFeatures));
     }
     try (CountingLineReader lines = TextLines.open(csv)) {
       readEvents(lines, events, Files.exists(edgeFeatures));

@@ -1,6 +1,7 @@
 package dev.depbloom.data;
 
 import dev.depbloom.data.io.CountingLineReader;
+import dev.depbloom.data.io.FeatureMagnitude;
 import dev.depbloom.data.io.LineFields;
 import dev.depbloom.data.io.TorchTensorReader;
 import java.io.IOException;
@@ -36,10 +37,12 @@ final class TglDirectoryLoader {
     Path nodeFeatures = directory.resolve(NODE_FEATURES);
     EventTableBuilder events = new EventTableBuilder(edges.toString(), DataFormat.TGL, options);
     if (Files.exists(edgeFeatures)) {
-      events.featureTable(TorchTensorReader.read(edgeFeatures));
+      events.featureTable(
+          FeatureMagnitude.checked(TorchTensorReader.read(edgeFeatures), edgeFeatures));
     }
     if (Files.exists(nodeFeatures)) {
-      events.nodeFeatures(TorchTensorReader.read(nodeFeatures));
+      events.nodeFeatures(
+          FeatureMagnitude.checked(TorchTensorReader.read(nodeFeatures), nodeFeatures));
     }
     try (CountingLineReader lines = TextLines.open(edges)) {
       readEdges(lines, events, Files.exists(edgeFeatures));

@@ -53,6 +53,29 @@ class TrainCommandErrorsTest {
     assertTrue(err.contains(csv + ":3"), err);
   }
 
+  /**
+   * A finite float feature whose square overflows float32 (unscaled amounts) would saturate every
+   * score: the run would report AP 0.5 as if it had trained. It is refused at load, naming the
+   * file, the line, the column and the value, with the advice to scale it.
+   */
+  @Test
+  void aFeatureTooLargeToComputeWithIsNamedWithItsLineAndColumn() throws IOException {
+    StringBuilder rows = new StringBuilder("src,dst,time,amount\n");
+    for (int i = 0; i < 30; i++) {
+      rows.append(i % 5).append(',').append(5 + i % 7).append(',').append(i).append(",12.5\n");
+    }
+    rows.append("1,6,30,3e38\n");
+    Path csv = Files.writeString(dir.resolve("tx.csv"), rows);
+    String err = fails("train", "--data", csv.toString(), "--out", out());
+    assertTrue(
+        err.startsWith(
+            "depbloom: error: "
+                + csv
+                + ":32: column 4 (amount): the feature value 3e38 overflows float32 arithmetic"),
+        err);
+    assertTrue(err.contains("scale the column"), err);
+  }
+
   @Test
   void standInFeaturesAreRefusedForDataThatHasFeatures() {
     String bitcoin = DataFiles.fixture("cuts/soc-sign-bitcoinotc-head300.csv").toString();

@@ -216,4 +216,26 @@ class EventLoaderBadInputTest {
             + " --columns src=1,dst=2,time=3",
         failure(file, options));
   }
+
+  /** A DyGLib edge feature too large to compute with is named by file, row and column. */
+  @Test
+  void aDyglibFeatureTooLargeToComputeWithIsNamedWithItsRowAndColumn() throws IOException {
+    Path tiny = Files.createDirectories(dir.resolve("tiny"));
+    for (String name : new String[] {"ml_tiny.csv", "ml_tiny.npy", "ml_tiny_node.npy"}) {
+      Files.copy(DataFiles.fixture("dyglib-tiny/" + name), tiny.resolve(name));
+    }
+    Path npy = tiny.resolve("ml_tiny.npy");
+    byte[] bytes = Files.readAllBytes(npy);
+    java.nio.ByteBuffer.wrap(bytes)
+        .order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .putFloat(128 + 4 * (2 * 2 + 1), 3e38f); // row 2, column 1 of [5, 2] after the header
+    Files.write(npy, bytes);
+    String message =
+        assertThrows(InputException.class, () -> EventLoader.load(tiny, LoadOptions.defaults()))
+            .getMessage();
+    assertTrue(
+        message.startsWith(
+            npy + ": row 2, column 1: the feature value 3.0E38 overflows float32 arithmetic"),
+        message);
+  }
 }

@@ -163,11 +163,17 @@ public final class LineFields {
     return v;
   }
 
-  /** The field as a finite float (a feature value), rounded from its exact double value. */
+  /**
+   * The field as a finite float (a feature value), rounded from its exact double value; a value too
+   * large to compute with ({@link FeatureMagnitude}) is an error naming the column.
+   */
   public float featureValue(int field, String column) {
     float v = (float) finiteNumber(field, column);
     if (!Float.isFinite(v)) {
       throw error(describe(field, column) + ": \"" + text(field) + "\" is outside the float range");
+    }
+    if (FeatureMagnitude.tooLarge(v)) {
+      throw error(describe(field, column) + ": " + FeatureMagnitude.problem(text(field)));
     }
     return v;
   }

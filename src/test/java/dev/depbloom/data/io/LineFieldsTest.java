@@ -135,6 +135,20 @@ class LineFieldsTest {
     }
   }
 
+  /** 1.8e19 squares to a float; 1.9e19 does not (the square root of the largest float: 1.84e19). */
+  @Test
+  void featureValuesTooLargeToSquareInFloatAreRefused() {
+    LineFields f = line("1.8e19,-1.9e19");
+    f.splitOn((byte) ',');
+    assertEquals(1.8e19f, f.featureValue(0, "amount"));
+    String message =
+        assertThrows(DataFormatException.class, () -> f.featureValue(1, "amount")).getMessage();
+    assertTrue(
+        message.contains(
+            "column 2 (amount): the feature value -1.9e19 overflows float32 arithmetic"),
+        message);
+  }
+
   @Test
   void featureValuesAreTheDoubleRoundedToFloat() {
     LineFields f = line("0.1,1e39");
