@@ -27,14 +27,17 @@ def command(args, timeout=20):
 
 
 def nvidia_smi():
-    """Each field queried on its own: one unsupported field must not lose the others."""
+    """Each field queried on its own: one unsupported field must not lose the others; a hanging
+    nvidia-smi stops the queries at the first timeout."""
     if not shutil.which('nvidia-smi'):
         return dict(skipped='nvidia-smi not on PATH')
     out = {}
     for field in SMI_FIELDS:
-        rc, text = command(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader'])
+        rc, text = command(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader'], timeout=10)
         out[field] = text.splitlines()[0].strip() if rc == 0 and text else f'n/a (rc {rc})'
-    rc, text = command(['nvidia-smi', '-L'])
+        if rc == 124:
+            return out
+    rc, text = command(['nvidia-smi', '-L'], timeout=10)
     out['gpus'] = text.splitlines() if rc == 0 else text
     return out
 
@@ -76,8 +79,8 @@ def torch_info(device):
 
 
 def environment(device):
+    """Host, Python packages, torch and its view of the device, Java tools (nvidia-smi: apart)."""
     out = dict(platform=platform.platform(), **cpu_info())
-    out['nvidia_smi'] = nvidia_smi()
     try:
         out.update(torch_info(device))
     except Exception as e:  # noqa: BLE001

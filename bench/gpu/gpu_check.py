@@ -52,8 +52,9 @@ class Recorder:
 
 # ------------------------------------------------------------------------------------------- parts
 def part_env(rec, args):
-    from env_info import environment
+    from env_info import environment, nvidia_smi
     rec.attempt('env', lambda: environment(args.device))
+    rec.attempt('nvidia_smi', nvidia_smi)
 
 
 def part_java(rec, args):
@@ -206,6 +207,7 @@ def run_part(args):
             except Exception:
                 pass
         rec.flush()
+    return rec.data['status']
 
 
 def main():
@@ -227,7 +229,7 @@ def main():
         sys.exit(report(args))
     if not args.part or not args.out:
         p.error('--part and --out are required (or --report)')
-    run_part(args)
+    sys.exit(1 if run_part(args) == 'error' else 0)
 
 
 if __name__ == '__main__':

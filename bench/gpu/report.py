@@ -59,8 +59,9 @@ def build_summary(parts):
     """Flat quantities with their units in the key: what a device model is compared on."""
     s = {}
     env = get(parts, 'env', 'env') or {}
-    s['gpu'] = env.get('device_name') or get(env, 'nvidia_smi', 'name')
-    s['driver'] = get(env, 'nvidia_smi', 'driver_version')
+    smi = get(parts, 'env', 'nvidia_smi') or {}
+    s['gpu'] = env.get('device_name') or smi.get('name')
+    s['driver'] = smi.get('driver_version')
     s['torch'] = env.get('torch')
     s['torch_cuda'] = env.get('torch_cuda')
     s['cpu_count'] = env.get('cpu_count')

@@ -8,8 +8,10 @@ Placements (what separates DistTGL from DepBloom on a GPU):
   (blocking, pageable), copies the written rows back right after the forward pass (blocking, as
   DistTGL's trainer fills the daemon's write buffer inside forward), and scatters them on the CPU
   after the optimizer step. Rows are read per occurrence, as DistTGL's mini-batches read them.
-- `host-pinned`: the same traffic through pinned staging buffers with non_blocking copies; the write's
-  device-to-host copy overlaps the backward pass and is waited for only before the scatter.
+- `host-pinned`: the same traffic through pinned staging buffers with non_blocking copies. The copies
+  stay in stream order (one stream), but the host does not wait for them: it goes on issuing the
+  forward pass after the read, and backward and the optimizer step after the write's copy, and waits
+  for that copy only before its scatter.
 Edge features stay on the device in every placement (zero features; only memory traffic differs).
 """
 import time
