@@ -73,7 +73,8 @@ run_part() {
     return
   fi
   say "part $name: start (limit ${limit}s)"
-  local t0=$(date +%s)
+  local t0
+  t0=$(date +%s)
   limited "$limit" "$PYTHON" bench/gpu/gpu_check.py --part "$name" --out "$WORK/$name.json" \
     "${FLAGS[@]}" "$@" >>"$LOG" 2>&1
   local rc=$?

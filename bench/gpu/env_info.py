@@ -56,14 +56,38 @@ def cpu_info():
     return dict(cpu_model=model, cpu_count=os.cpu_count(), cpus_usable=affinity, mem_total_GiB=mem)
 
 
+def cuda_unavailable_reason():
+    """None when torch sees a CUDA device; else what torch says about why not (a driver too old for
+    the wheel's CUDA shows up here, as a warning or as torch.cuda.init()'s error)."""
+    import warnings
+    import torch
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always')
+        if torch.cuda.is_available():
+            return None
+    reasons = [str(w.message) for w in caught]
+    try:
+        torch.cuda.init()
+    except Exception as e:  # noqa: BLE001 (the reason is the point)
+        reasons.append(f'{type(e).__name__}: {e}')
+    return f'CUDA is not available to torch {torch.__version__} (CUDA {torch.version.cuda}): ' + \
+        ('; '.join(reasons) or 'no reason given')
+
+
 def torch_info(device):
     import numpy
     import pandas
     import torch
     out = dict(python=sys.version.split()[0], torch=torch.__version__, torch_cuda=torch.version.cuda,
                numpy=numpy.__version__, pandas=pandas.__version__, torch_threads=torch.get_num_threads(),
-               float32_matmul_precision=torch.get_float32_matmul_precision(),
                cuda_available=torch.cuda.is_available())
+    try:  # torch >= 2.9 deprecates this getter (and raises if the new per-backend API was written)
+        out['float32_matmul_precision'] = torch.get_float32_matmul_precision()
+    except Exception as e:  # noqa: BLE001
+        out['float32_matmul_precision'] = f'error: {e}'
+    from ceilings import new_tf32_api
+    if new_tf32_api():
+        out['cuda_matmul_fp32_precision'] = torch.backends.cuda.matmul.fp32_precision
     try:
         out['cudnn'] = torch.backends.cudnn.version()
     except Exception as e:  # noqa: BLE001 (recorded, not fatal)
@@ -74,7 +98,7 @@ def torch_info(device):
                    capability=f'{props.major}.{props.minor}', sm_count=props.multi_processor_count,
                    device_memory_GiB=round(props.total_memory / 2 ** 30, 1))
     elif device.startswith('cuda'):
-        out['cuda_error'] = 'torch.cuda.is_available() is False'
+        out['cuda_error'] = cuda_unavailable_reason()
     return out
 
 

@@ -72,11 +72,10 @@ def part_ceilings(rec, args):
     rec.attempt('d2d_copy', lambda: c.copy_bandwidth(clock, big, reps=3 if smoke else 10))
     shapes = [(1024, 1024, 1024, 2)] if smoke else [(4096, 4096, 4096, 5)]
     shapes += [(1800, 372, 300, 5 if smoke else 200), (16000, 472, 300, 2 if smoke else 50)]
-    rows = []
     for m, k, n, inner in shapes:
         for tf32 in ((False,) if not clock.cuda else (False, True)):
-            rows.append(rec.attempt(f'matmul_{m}x{k}x{n}_{"tf32" if tf32 else "fp32"}',
-                                    lambda: c.matmul_rate(clock, m, k, n, tf32, 3 if smoke else 10, inner)))
+            rec.attempt(f'matmul_{m}x{k}x{n}_{"tf32" if tf32 else "fp32"}',
+                        lambda: c.matmul_rate(clock, m, k, n, tf32, 3 if smoke else 10, inner))
     rec.attempt('launch', lambda: c.launch_overhead(clock, 2000 if smoke else 20000, 3 if smoke else 5))
     rec.attempt('graph_launch', lambda: c.graph_launch_floor(clock, 1000, 3 if smoke else 10))
     sizes = [4, 64 * 1024, MB, 16 * MB] + ([] if smoke else [256 * MB])
@@ -141,8 +140,8 @@ def part_placement(rec, args):
     for b in batch_sizes(args, [600, 2400]):
         runs = {}
         for placement in ('device', 'host-pageable', 'host-pinned'):
-            runs[placement] = rec.attempt(
-                f'B{b}_{placement}', lambda: TgnTrainer(ev, sampler, device, b, placement).run(*counts(args, 5, 40)))
+            runs[placement] = rec.attempt(f'B{b}_{placement}', lambda: TgnTrainer(
+                ev, sampler, device, b, placement).run(*counts(args, 5, 40)))
             free(device)
         rec.attempt(f'B{b}_loss_agreement', lambda: loss_agreement(runs))
 
@@ -162,8 +161,9 @@ def part_dedup(rec, args):
     ev, sampler, _, _ = load_stream(args)
     device = torch.device(args.device)
     rec.attempt('equivalence', lambda: dedup_equivalence(ev, sampler, device, 600))
-    for name, dedup, adam in [('plain', False, 'single'), ('dedup', True, 'single'),
-                              ('plain_adam_foreach', False, 'foreach'), ('dedup_adam_foreach', True, 'foreach')]:
+    variants = [('plain', False, 'single'), ('dedup', True, 'single'),
+                ('plain_adam_foreach', False, 'foreach'), ('dedup_adam_foreach', True, 'foreach')]
+    for name, dedup, adam in variants:
         rec.attempt(f'B600_{name}', lambda: TgnTrainer(ev, sampler, device, 600, dedup=dedup, adam=adam)
                     .run(*counts(args, 5, 40)))
         free(device)
@@ -186,8 +186,9 @@ def run_part(args):
     try:
         if args.part not in ('env', 'java'):
             import torch
+            from env_info import cuda_unavailable_reason
             if args.device.startswith('cuda') and not torch.cuda.is_available():
-                raise RuntimeError('CUDA is not available to torch ' + torch.__version__)
+                raise RuntimeError(cuda_unavailable_reason())
             torch.manual_seed(0)
             if args.device.startswith('cuda'):
                 torch.cuda.reset_peak_memory_stats()

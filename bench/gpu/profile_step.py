@@ -2,8 +2,6 @@
 and the check that the deduplicated step computes the plain step's function."""
 import time
 
-import torch
-
 from tgn_model import analytic_matmul_flops
 from tgn_train import TgnTrainer
 
@@ -35,15 +33,29 @@ def is_device_event(e):
     return str(getattr(e, 'device_type', '')).endswith('CUDA')
 
 
+def device_kind(e):
+    """'kernel', 'memcpy', 'memset' or 'other' (a GPU-side user annotation, such as the optimizer's
+    record_function range). Newer torch labels events with activity_type; older ones by name."""
+    activity = str(getattr(e, 'activity_type', '') or '').lower()
+    if activity:
+        return 'kernel' if activity == 'kernel' else 'memcpy' if 'memcpy' in activity else \
+            'memset' if 'memset' in activity else 'other'
+    if e.name.startswith('Memcpy'):
+        return 'memcpy'
+    if e.name.startswith('Memset'):
+        return 'memset'
+    return 'other' if getattr(e, 'is_user_annotation', False) else 'kernel'
+
+
 def summarise_events(events):
     """Kernel events (device side) against the host's launch calls and operators; FLOPs as the
     profiler's formulas count them (matrix products and convolutions only)."""
     device = [e for e in events if is_device_event(e)]
     host = [e for e in events if not is_device_event(e)]
-    kernels = [e for e in device if not e.name.startswith(('Memcpy', 'Memset'))]
-    out = dict(kernels=len(kernels),
-               memcpy=sum(e.name.startswith('Memcpy') for e in device),
-               memset=sum(e.name.startswith('Memset') for e in device),
+    kinds = [device_kind(e) for e in device]
+    kernels = [e for e, k in zip(device, kinds) if k == 'kernel']
+    out = dict(kernels=len(kernels), memcpy=kinds.count('memcpy'), memset=kinds.count('memset'),
+               device_other=kinds.count('other'),
                launch_calls=sum('LaunchKernel' in e.name for e in host),
                aten_ops=sum(e.name.startswith('aten::') for e in host),
                kernel_time_ms=sum(e.time_range.elapsed_us() for e in kernels) / 1e3,

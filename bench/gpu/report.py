@@ -97,6 +97,10 @@ def build_summary(parts):
             s[f'profile_{key}_kernel_time_ms'] = prof['kernel_time_ms']
             s[f'profile_{key}_GFLOP'] = prof['profiler_flops'] / 1e9
             s[f'profile_{key}_GFLOP_analytic'] = prof['analytic_flops'] / 1e9
+    for b in (600, 2400, 4800):  # time per kernel of the step: near the launch cost if launch-bound
+        gpu_ms, kernels = s.get(f'step_B{b}_gpu_ms'), s.get(f'profile_B{b}_kernels')
+        if gpu_ms and kernels:
+            s[f'step_B{b}_us_per_kernel'] = gpu_ms * 1e3 / kernels
     for key, run in parts.get('placement', {}).items():
         if key.startswith('B') and isinstance(run, dict) and 'batch_ms' in run:
             s[f'placement_{key}_batch_ms'] = median(run, 'batch_ms')

@@ -243,7 +243,8 @@ class TgnTrainer:
             if i < warmup:
                 continue
             c = {k: self.store.counters[k] - before[k] for k in before}
-            rows.append(dict(sample_ms=(t1 - t0) * 1e3, sampler_ms=pb.sampler_s * 1e3, upload_ms=(t2 - t1) * 1e3,
+            rows.append(dict(sample_ms=(t1 - t0) * 1e3, sampler_ms=pb.sampler_s * 1e3,
+                             upload_ms=(t2 - t1) * 1e3,
                              gpu_step_ms=start.elapsed_time(end) if self.cuda else (t3 - t2) * 1e3,
                              step_wall_ms=(t3 - t2) * 1e3, batch_ms=(t3 - t1) * 1e3,
                              wall_ms=(t3 - t0) * 1e3, host_gather_ms=c['gather_s'] * 1e3,
