@@ -212,6 +212,15 @@ def print_tables(record, out, headline_only):
     for key, val in record['summary'].items():
         if not headline_only or key.startswith(HEADLINE) and not key.endswith('_GFLOP_analytic'):
             print(f'{key:<48} {fmt(val)}', file=out)
+    if not headline_only:
+        for key, prof in record['parts'].get('profile', {}).items():
+            if not isinstance(prof, dict) or not (prof.get('top_kernels') or prof.get('top_host_ops')):
+                continue
+            top = prof.get('top_kernels') or prof['top_host_ops']
+            what = 'kernels' if prof.get('top_kernels') else 'host operators (no device events)'
+            print(f'\nprofile {key}: top {what} by time (count, total us, name)', file=out)
+            for k in top:
+                print(f'{k["count"]:>6} {k["total_us"]:>10.1f}  {k["name"][:100]}', file=out)
     comp = record['comparison']
     print(file=out)
     if 'rows' in comp:
