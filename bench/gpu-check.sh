@@ -19,6 +19,7 @@ BUDGET=${BUDGET_S:-420}  # seconds for all parts; the report and the shell need 
 OUT=${OUT:-$(mktemp -d /tmp/gpu-check-out.XXXXXX)}
 mkdir -p "$OUT"
 WORK=$(mktemp -d /tmp/gpu-check-parts.XXXXXX)  # the parts' own JSON files (not in $OUT: 8 files at most)
+trap 'rm -rf "$WORK"' EXIT  # merged into $OUT/gpu-check.json by the report (or into the log if it fails)
 LOG="$OUT/gpu-check.log"
 : >"$LOG"
 
