@@ -171,6 +171,16 @@ def transfers(clock, sizes, smoke):
                 rows.append(dict(bytes=size, ms=ms, GBps=size / ms / 1e6))
             out[f'{direction}_{"pinned" if pinned else "pageable"}'] = dict(
                 sizes=rows, latency_us=rows[0]['ms'] * 1e3, fit=fit_latency(rows))
+    # DistTGL copies a trainer's writes back with .cpu(), into freshly allocated pageable memory:
+    # large allocations are fresh mappings, so the copy pays the page faults too (a published A100
+    # figure of this kind: about 1.4 GB/s, pytorch PR #138018).
+    rows = []
+    for size in sizes:
+        reps = 3 if smoke else (30 if size <= MB else 10 if size <= 16 * MB else 5)
+        src = dev[:size]
+        ms = clock.wall_ms(lambda: src.cpu() if clock.cuda else src.clone(), warmup=2, reps=reps)
+        rows.append(dict(bytes=size, ms=ms, GBps=size / ms / 1e6))
+    out['d2h_pageable_fresh'] = dict(sizes=rows, latency_us=rows[0]['ms'] * 1e3, fit=fit_latency(rows))
     return out
 
 
