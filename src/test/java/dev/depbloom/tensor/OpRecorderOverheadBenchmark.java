@@ -1,5 +1,7 @@
 package dev.depbloom.tensor;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -11,16 +13,20 @@ import org.bytedeco.pytorch.global.torch;
 /**
  * What recording costs per operator call: tiny operations (4x4, so the operation itself costs
  * little) timed with recording off, on, and off again after a recording, in interleaved rounds;
- * medians. Not a unit test. Run after {@code mvn package}: {@code java -cp
+ * medians of the thread's CPU time (other processes on the machine count less than in wall time).
+ * Not a unit test. Run after {@code mvn package}: {@code java -cp
  * target/test-classes:target/classes:target/lib/* dev.depbloom.tensor.OpRecorderOverheadBenchmark}
  * with {@code -Drounds=15 -Dcalls=20000}.
  */
 public final class OpRecorderOverheadBenchmark {
+  private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
   private OpRecorderOverheadBenchmark() {}
 
   public static void main(String[] args) {
     int rounds = Integer.getInteger("rounds", 15);
     int calls = Integer.getInteger("calls", 20000);
+    torch.set_num_threads(1);
     Tensor a = torch.ones(4, 4);
     Tensor b = torch.ones(4, 4);
     LinearImpl linear = new LinearImpl(new LinearOptions(4, 4));
@@ -59,15 +65,15 @@ public final class OpRecorderOverheadBenchmark {
         (onNs - offNs) / observed);
   }
 
-  /** Mean nanoseconds per op over {@code calls} ops, each in its own scope. */
+  /** Mean CPU nanoseconds of this thread per op over {@code calls} ops, each in its own scope. */
   private static long time(Supplier<Tensor> op, int calls) {
-    long t0 = System.nanoTime();
+    long t0 = CPU.getCurrentThreadCpuTime();
     for (int i = 0; i < calls; i++) {
       try (StepScope scope = new StepScope()) {
         op.get();
       }
     }
-    return (System.nanoTime() - t0) / calls;
+    return (CPU.getCurrentThreadCpuTime() - t0) / calls;
   }
 
   private static double median(long[] v) {
