@@ -37,12 +37,12 @@ import org.bytedeco.pytorch.global.torch;
 /**
  * The recorded work of TGN training steps on the embedded Wikipedia stream (batch 600, as TGL):
  * kernels, FLOPs and bytes per stage of a work item ({@link StageTimer#recordWork()}), plus the
- * optimizer step and the memory commit the schedule runs after it, and the top operators. Also
- * times items with and without recording, alternating, in CPU time of the one thread that runs them
- * (tensor and BLAS threads 1, so that other processes on the machine count less), for the
+ * optimizer step and the memory commit the schedule runs after it, and the top operators. Then runs
+ * one item again and again, recorded and not in turn, timed in CPU time of the one thread that runs
+ * it (tensor and BLAS threads 1, so that other processes on the machine count less): the
  * recording's cost per observed call. Not a unit test. Run after {@code mvn package}: {@code java
  * -cp target/test-classes:target/classes:target/lib/* dev.depbloom.bench.RecordedWorkBenchmark}
- * with {@code -Dmodel=tgn -Dwarmup=30 -Dsteps=10}.
+ * with {@code -Dmodel=tgn -Dwarmup=30 -Dsteps=10 -Dtimings=15}.
  */
 public final class RecordedWorkBenchmark {
   private RecordedWorkBenchmark() {}
@@ -55,10 +55,11 @@ public final class RecordedWorkBenchmark {
     String model = System.getProperty("model", "tgn");
     int warmup = Integer.getInteger("warmup", 30);
     int steps = Integer.getInteger("steps", 10);
+    int timings = Integer.getInteger("timings", 15);
     EventStream events = EmbeddedDatasets.wikipedia();
     Split split = Split.of(events);
     ModelConfig config = ModelZoo.config(model, Map.of());
-    TrainingRun run = new TrainingRun(events, null, split, config, 0, new ThreadBudget(1, 2, 1), 1);
+    TrainingRun run = new TrainingRun(events, null, split, config, 0, new ThreadBudget(1, 1, 1), 1);
     Schedule schedule =
         Schedules.of(config.schedule(), run.events(), run.split(), config.train().batchSize());
     try (TrainingSession session = new TrainingSession(run);
@@ -75,35 +76,42 @@ public final class RecordedWorkBenchmark {
         runner.run(rounds.get(i), rounds.get(i + 1), 1);
       }
       Generator generator = torch.make_generator_cpu(0);
+      // the work: distinct training items in time order, each followed by the optimizer step and
+      // the memory commit, as a sequential run does them
       StageTimer recorded = new StageTimer().recordWork();
       OpWork optimizer = OpWork.NONE;
       OpWork commit = OpWork.NONE;
-      long[] plainNanos = new long[steps];
-      long[] recordedNanos = new long[steps];
-      long observed = 0;
-      for (int k = 0; k < 2 * steps; k++) {
-        boolean record = k % 2 == 1; // alternate, so both see the same drift
+      for (int k = 0; k < steps; k++) {
         RoundPlan round = rounds.get(warmup + k);
-        DeviceStep.Task task = task(session, round, 1);
-        StageTimer timer = record ? new StageTimer().recordWork() : new StageTimer();
-        long t0 = System.nanoTime();
-        try (DeviceStep.Result r = session.step().train(task, session.memory(), generator, timer)) {
-          long took = System.nanoTime() - t0;
-          OpWork[] after = afterItem(session, r, round.index(), record);
-          if (record) {
-            recordedNanos[k / 2] = took;
-            recorded.add(timer);
-            optimizer = optimizer.plus(after[0]);
-            commit = commit.plus(after[1]);
-            for (Stage s : Stage.values()) {
-              observed += timer.work(s).observedCalls();
-            }
-          } else {
-            plainNanos[k / 2] = took;
-          }
+        try (DeviceStep.Result r =
+            session.step().train(task(session, round, 1), session.memory(), generator, recorded)) {
+          OpWork[] after = afterItem(session, r, round.index());
+          optimizer = optimizer.plus(after[0]);
+          commit = commit.plus(after[1]);
         }
       }
-      report(recorded, optimizer, commit, steps, plainNanos, recordedNanos, observed);
+      report(recorded, optimizer, commit, steps);
+      // the cost: one item run again and again, recorded and not in turn
+      DeviceStep.Task task = task(session, rounds.get(warmup + steps), 1);
+      long[] plainNanos = new long[timings];
+      long[] recordedNanos = new long[timings];
+      long observed = 0;
+      for (int k = 0; k < 2 * timings; k++) {
+        boolean record = k % 2 == 1;
+        StageTimer timer = record ? new StageTimer().recordWork() : new StageTimer();
+        long t0 = CPU.getCurrentThreadCpuTime();
+        session.step().train(task, session.memory(), generator, timer).close();
+        long took = CPU.getCurrentThreadCpuTime() - t0;
+        if (record) {
+          recordedNanos[k / 2] = took;
+          for (Stage s : Stage.values()) {
+            observed += timer.work(s).observedCalls();
+          }
+        } else {
+          plainNanos[k / 2] = took;
+        }
+      }
+      reportCost(plainNanos, recordedNanos, (double) observed / timings);
     }
   }
 
@@ -124,39 +132,27 @@ public final class RecordedWorkBenchmark {
         0);
   }
 
-  /** The optimizer step and the memory commit after an item, recorded if {@code record}. */
-  private static OpWork[] afterItem(
-      TrainingSession session, DeviceStep.Result r, int round, boolean record) {
-    OpWork[] out = {OpWork.NONE, OpWork.NONE};
+  /** The recorded work of the optimizer step and of the memory commit after an item. */
+  private static OpWork[] afterItem(TrainingSession session, DeviceStep.Result r, int round) {
+    OpWork[] out = new OpWork[2];
     try (StepScope scope = new StepScope()) {
-      try (OpRecording ops = record ? OpRecorder.startOnThisThread() : null) {
+      try (OpRecording ops = OpRecorder.startOnThisThread()) {
         session.replica().step(r.gradients());
-        if (ops != null) {
-          ops.close();
-          out[0] = ops.work();
-        }
+        ops.close();
+        out[0] = ops.work();
       }
-      try (OpRecording ops = record ? OpRecorder.startOnThisThread() : null) {
+      try (OpRecording ops = OpRecorder.startOnThisThread()) {
         if (r.write() != null) {
           session.memory().apply(r.task().view(), r.write(), round);
         }
-        if (ops != null) {
-          ops.close();
-          out[1] = ops.work();
-        }
+        ops.close();
+        out[1] = ops.work();
       }
     }
     return out;
   }
 
-  private static void report(
-      StageTimer recorded,
-      OpWork optimizer,
-      OpWork commit,
-      int steps,
-      long[] plainNanos,
-      long[] recordedNanos,
-      long observed) {
+  private static void report(StageTimer recorded, OpWork optimizer, OpWork commit, int steps) {
     System.out.printf(Locale.ROOT, "per step (mean of %d recorded steps):%n", steps);
     OpWork item = OpWork.NONE;
     List<String> rows = new ArrayList<>();
@@ -193,19 +189,25 @@ public final class RecordedWorkBenchmark {
     System.out.println("unruled: " + all.unruled());
     System.out.println("inferred composites: " + all.inferredComposites());
     System.out.println("unattributed calls: " + OpRecorder.unattributedCalls());
+  }
+
+  private static void reportCost(long[] plainNanos, long[] recordedNanos, double calls) {
     Arrays.sort(plainNanos);
     Arrays.sort(recordedNanos);
-    double plain = plainNanos[steps / 2] / 1e6;
-    double rec = recordedNanos[steps / 2] / 1e6;
-    double callsPerStep = (double) observed / steps;
+    int n = plainNanos.length;
+    double plain = plainNanos[n / 2] / 1e6;
+    double rec = recordedNanos[n / 2] / 1e6;
     System.out.printf(
         Locale.ROOT,
-        "item CPU time, median: %.1f ms plain, %.1f ms recorded; %.0f calls observed per item;"
-            + " %.1f us per observed call%n",
+        "one item %d times each, CPU time of its thread: median %.1f ms plain (min %.1f),"
+            + " %.1f ms recorded (min %.1f); %.0f calls observed: %.1f us per observed call%n",
+        n,
         plain,
+        plainNanos[0] / 1e6,
         rec,
-        callsPerStep,
-        (rec - plain) * 1e3 / callsPerStep);
+        recordedNanos[0] / 1e6,
+        calls,
+        (rec - plain) * 1e3 / calls);
   }
 
   private static String row(String name, OpWork w, int steps) {
