@@ -7,10 +7,11 @@ package dev.depbloom.tensor;
  * count per model.
  *
  * <pre>{@code
+ * OpWork work;
  * try (OpRecording r = OpRecorder.startOnThisThread()) {
  *   ... forward, torch.grad, ...
+ *   work = r.work(); // every operator call that has ended
  * }
- * OpWork work = r.work();
  * }</pre>
  *
  * <p><b>What is seen.</b> Every operator call that goes through libtorch's dispatcher on the

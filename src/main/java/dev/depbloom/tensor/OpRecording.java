@@ -2,8 +2,10 @@ package dev.depbloom.tensor;
 
 /**
  * One open recording of the operators its thread runs ({@link OpRecorder#startOnThisThread()}).
- * {@link #close()} ends it on the thread that started it; {@link #work()} is what it recorded (so
- * far, while open). Recordings on one thread nest: an inner one's work also counts in the outer.
+ * {@link #close()} ends it on the thread that started it. {@link #work()} is what it recorded:
+ * while open, every operator call that has ended (all of them, between calls), but not what an open
+ * inner recording holds. Recordings on one thread nest: an inner one's work also counts in the
+ * outer one when it closes.
  */
 public final class OpRecording implements AutoCloseable {
   private final RecordFunctionObserver.ThreadState state;
@@ -25,7 +27,7 @@ public final class OpRecording implements AutoCloseable {
     work = tally.toWork();
   }
 
-  /** What was recorded: everything once closed, so far while open. */
+  /** What was recorded: up to now while open, everything once closed. */
   public OpWork work() {
     return work != null ? work : tally.toWork();
   }

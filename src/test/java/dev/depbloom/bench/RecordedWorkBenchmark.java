@@ -100,8 +100,10 @@ public final class RecordedWorkBenchmark {
         boolean record = k % 2 == 1;
         StageTimer timer = record ? new StageTimer().recordWork() : new StageTimer();
         long t0 = CPU.getCurrentThreadCpuTime();
-        session.step().train(task, session.memory(), generator, timer).close();
-        long took = CPU.getCurrentThreadCpuTime() - t0;
+        long took;
+        try (DeviceStep.Result r = session.step().train(task, session.memory(), generator, timer)) {
+          took = CPU.getCurrentThreadCpuTime() - t0;
+        }
         if (record) {
           recordedNanos[k / 2] = took;
           for (Stage s : Stage.values()) {
@@ -138,14 +140,12 @@ public final class RecordedWorkBenchmark {
     try (StepScope scope = new StepScope()) {
       try (OpRecording ops = OpRecorder.startOnThisThread()) {
         session.replica().step(r.gradients());
-        ops.close();
         out[0] = ops.work();
       }
       try (OpRecording ops = OpRecorder.startOnThisThread()) {
         if (r.write() != null) {
           session.memory().apply(r.task().view(), r.write(), round);
         }
-        ops.close();
         out[1] = ops.work();
       }
     }

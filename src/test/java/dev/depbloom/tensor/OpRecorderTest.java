@@ -46,8 +46,7 @@ class OpRecorderTest {
             new BoolOptional(),
             false,
             true);
-        r.close();
-        work = r.work();
+        work = r.work(); // every call that has ended is in
       }
     }
     // forward: y = addmm(b, x, W^T): 2*M*N*K = 2*4*2*3 = 48 + the bias add M*N = 8 -> 56 FLOPs;
@@ -88,8 +87,7 @@ class OpRecorderTest {
       Tensor x = torch.ones(3, 1, 4); // [L, N, E]: query = key = value
       try (OpRecording r = OpRecorder.startOnThisThread()) {
         attention.forward(x, x, x);
-        r.close();
-        work = r.work();
+        work = r.work(); // every call that has ended is in
       }
     }
     // is query key, is key value: 2 equal, each 12 comparisons reading 2 x 12 elements (96 B)
@@ -145,7 +143,6 @@ class OpRecorderTest {
                       otherRecording.countDown();
                       assertTrue(mineDone.await(30, TimeUnit.SECONDS));
                       b.mul(new Scalar(3.0));
-                      own.close();
                       return own.work();
                     }
                   });
@@ -153,7 +150,6 @@ class OpRecorderTest {
           a.add(a);
           mineDone.countDown();
           theirs.get(30, TimeUnit.SECONDS);
-          r.close();
           mine = r.work();
         }
       }
@@ -188,7 +184,7 @@ class OpRecorderTest {
   }
 
   @Test
-  void aNestedRecordingsWorkAlsoCountsInTheOuterOne() {
+  void aNestedRecordingsWorkCountsInTheOuterOneToo() {
     try (StepScope scope = new StepScope()) {
       Tensor a = torch.ones(2, 2);
       OpRecording outer = OpRecorder.startOnThisThread();
@@ -210,7 +206,6 @@ class OpRecorderTest {
     try (StepScope scope = new StepScope();
         OpRecording r = OpRecorder.startOnThisThread()) {
       torch.erf(torch.empty(5)); // no rule: 0 FLOPs, reads 5 elements, writes 5
-      r.close();
       assertOp(r.work(), "aten::erf", 1, 0, 20, 20);
       assertEquals(OpWork.Kind.UNRULED, r.work().op("aten::erf").kind());
       assertEquals(List.of("aten::erf"), r.work().unruled());
