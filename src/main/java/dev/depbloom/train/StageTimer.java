@@ -1,5 +1,9 @@
 package dev.depbloom.train;
 
+import dev.depbloom.tensor.OpRecorder;
+import dev.depbloom.tensor.OpRecording;
+import dev.depbloom.tensor.OpWork;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,10 +12,13 @@ import java.util.function.Supplier;
 /**
  * Wall-clock seconds per {@link Stage}, accumulated until {@link #reset()}. Not thread-safe: one
  * per thread of work. When {@link #traceTo traced}, every timed stage is also a span of a trace
- * track.
+ * track. When {@link #recordWork() recording work}, every timed stage also records the tensor
+ * operations it runs on the timing thread ({@link OpRecorder}); its times then include the
+ * recording's overhead.
  */
 public final class StageTimer {
   private final long[] nanos = new long[Stage.values().length];
+  private OpWork[] work; // per stage; null: not recording work
   private ChromeTrace trace; // null: not traced
   private int track;
   private int round;
@@ -26,24 +33,39 @@ public final class StageTimer {
     return this;
   }
 
+  /** From now on, each timed stage also records the operators it runs ({@link #work(Stage)}). */
+  public StageTimer recordWork() {
+    if (work == null) {
+      work = new OpWork[nanos.length];
+      Arrays.fill(work, OpWork.NONE);
+    }
+    return this;
+  }
+
   /** Runs {@code work} and charges its time to {@code stage}. */
   public <T> T time(Stage stage, Supplier<T> work) {
+    OpRecording ops = this.work != null ? OpRecorder.startOnThisThread() : null;
     long t0 = System.nanoTime();
     try {
       return work.get();
     } finally {
-      record(stage, t0, System.nanoTime() - t0);
+      long took = System.nanoTime() - t0;
+      if (ops != null) {
+        ops.close();
+        this.work[stage.ordinal()] = this.work[stage.ordinal()].plus(ops.work());
+      }
+      record(stage, t0, took);
     }
   }
 
   /** Runs {@code work} and charges its time to {@code stage}. */
   public void run(Stage stage, Runnable work) {
-    long t0 = System.nanoTime();
-    try {
-      work.run();
-    } finally {
-      record(stage, t0, System.nanoTime() - t0);
-    }
+    time(
+        stage,
+        () -> {
+          work.run();
+          return null;
+        });
   }
 
   /** Charges a span measured elsewhere, starting at {@code startNanos}, to {@code stage}. */
@@ -54,11 +76,22 @@ public final class StageTimer {
     }
   }
 
-  /** Adds another timer's seconds to this one's, stage by stage. */
+  /** Adds another timer's seconds (and recorded work) to this one's, stage by stage. */
   public void add(StageTimer other) {
     for (int i = 0; i < nanos.length; i++) {
       nanos[i] += other.nanos[i];
     }
+    if (other.work != null) {
+      recordWork();
+      for (int i = 0; i < work.length; i++) {
+        work[i] = work[i].plus(other.work[i]);
+      }
+    }
+  }
+
+  /** The operators {@code stage} ran since the last reset; nothing unless {@link #recordWork()}. */
+  public OpWork work(Stage stage) {
+    return work == null ? OpWork.NONE : work[stage.ordinal()];
   }
 
   /** Charges {@code nanos} measured elsewhere to {@code stage}. */
@@ -92,6 +125,9 @@ public final class StageTimer {
   }
 
   public void reset() {
-    java.util.Arrays.fill(nanos, 0);
+    Arrays.fill(nanos, 0);
+    if (work != null) {
+      Arrays.fill(work, OpWork.NONE);
+    }
   }
 }
