@@ -22,8 +22,12 @@ final class OpTally {
   private final Map<String, Totals> byOp = new HashMap<>();
   private final Set<String> inferredComposites = new HashSet<>();
   private long observed;
+  private final KernelLog kernels = new KernelLog();
 
   void add(String name, OpWork.Kind kind, long flops, long read, long written) {
+    if (kind != OpWork.Kind.VIEW) {
+      kernels.add(flops, read + written);
+    }
     // an operator's kind never changes: its rule fixes it (an unknown one's composite calls leave
     // no entry)
     Totals t = byOp.computeIfAbsent(name, k -> new Totals(kind));
@@ -52,6 +56,7 @@ final class OpTally {
     }
     inferredComposites.addAll(other.inferredComposites);
     observed += other.observed;
+    kernels.addAll(other.kernels);
   }
 
   OpWork toWork() {
@@ -60,6 +65,8 @@ final class OpTally {
       Totals t = e.getValue();
       ops.put(e.getKey(), new OpWork.Op(e.getKey(), t.kind, t.calls, t.flops, t.read, t.written));
     }
-    return new OpWork(ops, inferredComposites, observed);
+    KernelLog log = new KernelLog();
+    log.addAll(kernels);
+    return new OpWork(ops, inferredComposites, observed, log);
   }
 }

@@ -59,13 +59,17 @@ public final class OpWork {
   }
 
   /** No work. */
-  public static final OpWork NONE = new OpWork(Map.of(), Set.of(), 0);
+  public static final OpWork NONE = new OpWork(Map.of(), Set.of(), 0, new KernelLog());
 
   private final Map<String, Op> ops; // by operator name, sorted
   private final Set<String> inferredComposites; // sorted
   private final long observedCalls;
 
-  OpWork(Map<String, Op> ops, Set<String> inferredComposites, long observedCalls) {
+  private final KernelLog kernelLog; // every kernel in the order it ran; never modified
+
+  OpWork(
+      Map<String, Op> ops, Set<String> inferredComposites, long observedCalls, KernelLog kernels) {
+    this.kernelLog = kernels;
     this.ops = Collections.unmodifiableMap(new TreeMap<>(ops));
     this.inferredComposites = Collections.unmodifiableSet(new TreeSet<>(inferredComposites));
     this.observedCalls = observedCalls;
@@ -170,7 +174,18 @@ public final class OpWork {
     }
     Set<String> composites = new TreeSet<>(inferredComposites);
     composites.addAll(other.inferredComposites);
-    return new OpWork(sum, composites, observedCalls + other.observedCalls);
+    KernelLog kernels = new KernelLog();
+    kernels.addAll(kernelLog);
+    kernels.addAll(other.kernelLog);
+    return new OpWork(sum, composites, observedCalls + other.observedCalls, kernels);
+  }
+
+  /**
+   * Every kernel one by one, in the order they ran (this work's, then a summand's): what a device
+   * model prices kernel by kernel. Read it; do not add to it.
+   */
+  public KernelLog kernelLog() {
+    return kernelLog;
   }
 
   @Override

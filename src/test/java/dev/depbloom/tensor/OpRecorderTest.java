@@ -69,6 +69,13 @@ class OpRecorderTest {
     assertEquals(Set.of(), work.inferredComposites());
     assertEquals(0, work.op("aten::t").kernels()); // W^T: a view, seen but free
     assertNull(work.op("aten::linear")); // a composite: its addmm is counted, not itself
+    // kernel by kernel in the order they ran: addmm, sum, then fill_ and the three backward kernels
+    KernelLog log = work.kernelLog();
+    assertEquals(6, log.size());
+    assertEquals(56, log.flops(0));
+    assertEquals(80 + 32, log.bytes(0));
+    assertEquals(work.flops(), log.totalFlops());
+    assertEquals(work.bytesRead() + work.bytesWritten(), log.totalBytes());
   }
 
   /**
