@@ -6,7 +6,9 @@
 # Two differences have config keys (memory.dim_out, memory.time_delta); the others are switched by
 # environment variables JG_* of a throwaway patch, docs/measurements/jodie-dyglib-switches.patch,
 # which this script applies to a copy of HEAD in a temporary folder and builds there (a minute).
-# Usage: bench/jodie-dyglib.sh [SEED...]   (default 0 1 2; about 8 minutes per seed on 2 cores)
+# Rows ending in +split train on DyGLib's own training set instead (its time-quantile split, less
+# the training events of the 10% of nodes it holds out for its inductive test).
+# Usage: bench/jodie-dyglib.sh [SEED...]   (default 0 1 2; about 10 minutes per seed on 2 cores)
 # ROWS="baseline dim172+mail ..." runs only those rows; OUT the output folder (default
 # runs/jodie-dyglib), where rows.jsonl gets one JSON line per run; DATA the Wikipedia CSV.
 set -euo pipefail
@@ -15,6 +17,7 @@ seeds=("${@:-0 1 2}")
 out=${OUT:-runs/jodie-dyglib}
 data=${DATA:-../shared/data/wikipedia.csv.gz}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 echo "load before: $(uptime)" >&2
 
 # DyGLib's normalisation of JODIE's projection interval: mean and standard deviation of the time
@@ -35,10 +38,53 @@ echo "DyGLib's time-shift statistics (source mean, std, destination mean, std): 
 patched=$(mktemp -d "${TMPDIR:-/tmp}/depbloom-jodie-dyglib.XXXXXX")
 trap 'rm -rf "$patched"' EXIT
 git archive HEAD | tar -x -C "$patched"
+
+# DyGLib's training set (utils/DataLoader.py): split at the 70% and 85% time quantiles, and 10% of
+# the nodes (922, drawn with random.seed(2020) among the nodes of the events after the validation
+# time, DyGLib's ids being ours + 1) held out for its inductive test: their training events are
+# dropped (79,202 of 110,232 remain). Written as a TGL data directory whose ext_roll is the split.
+split="$patched/wikipedia-dyglib-split"
+mkdir -p "$split"
+python3 - "$data" "$split/edges.csv" <<'PY'
+import gzip, math, random, sys
+src, dst, ts = [], [], []
+with gzip.open(sys.argv[1], "rt") if sys.argv[1].endswith(".gz") else open(sys.argv[1]) as f:
+    next(f)
+    for line in f:
+        u, i, t = line.split(",")[:3]
+        src.append(int(u)); dst.append(int(i)); ts.append(float(t))
+def quantile(q):  # numpy's linear interpolation over the times in file order (sorted)
+    pos = (len(ts) - 1) * q; lo = math.floor(pos); hi = min(lo + 1, len(ts) - 1)
+    return ts[lo] + (ts[hi] - ts[lo]) * (pos - lo)
+val_time, test_time = quantile(0.70), quantile(0.85)
+nodes = set(src) | set(dst)
+late = {v + 1 for k in range(len(ts)) if ts[k] > val_time for v in (src[k], dst[k])}
+random.seed(2020)
+held = {v - 1 for v in random.sample(sorted(late), int(0.1 * len(nodes)))}
+with open(sys.argv[2], "w") as out:
+    out.write(",src,dst,time,int_roll,ext_roll\n")
+    k = 0
+    for s, d, t in zip(src, dst, ts):
+        roll = 0 if t <= val_time else 1 if t <= test_time else 2
+        if roll == 0 and (s in held or d in held):
+            continue
+        out.write(f"{k},{s},{d},{t:.0f},0,{roll}\n")
+        k += 1
+PY
+tscale_split=$(awk -F, 'NR == 1 { next } $6 == 0 {
+    ds = $4 - ls[$2]; dd = $4 - ld[$3]; ls[$2] = $4; ld[$3] = $4; n++
+    s1 += ds; s2 += ds * ds; d1 += dd; d2 += dd * dd
+  }
+  END {
+    ms = s1 / n; md = d1 / n
+    printf "%.6f,%.6f,%.6f,%.6f", ms, sqrt(s2 / n - ms * ms), md, sqrt(d2 / n - md * md)
+  }' "$split/edges.csv")
+echo "the same over DyGLib's training set: $tscale_split" >&2
 (cd "$patched" && git apply docs/measurements/jodie-dyglib-switches.patch \
   && mvn -q -B -DskipTests package >&2)
 
-# id | build (here or patched) | environment | config overrides
+# id | build (here or patched) | environment | config overrides; ids ending in +split train on
+# DyGLib's training set
 dim="--set memory.dim_out=172"
 mail="--set memory.time_delta=mail"
 declare -A env_of=([nonorm]="JG_NONORM=1" [tscale]="JG_TSCALE=$tscale" [pinit]="JG_PINIT=1"
@@ -57,6 +103,13 @@ for s in $patch_switches; do
   for o in $patch_switches; do [[ $o == "$s" ]] || rest="$rest ${env_of[$o]}"; done
   rows+=("dyglib-minus-$s|patched|$rest|$dim $mail")
 done
+all_split=${all_env/JG_TSCALE=$tscale/JG_TSCALE=$tscale_split}
+rows+=("baseline+split|here||" "dim172+mail+split|here||$dim $mail")
+rows+=("dim172+tscale+split|patched|JG_TSCALE=$tscale_split|$dim")
+rows+=("dim172+mail+tscale+split|patched|JG_TSCALE=$tscale_split|$dim $mail")
+rows+=("dyglib+split|patched|$all_split|$dim $mail")
+rows+=("dyglib-minus-dim172+split|patched|$all_split|$mail")
+rows+=("dyglib-minus-tscale+split|patched|${all_split/JG_TSCALE=$tscale_split/}|$dim $mail")
 
 for seed in ${seeds[@]}; do
   for r in "${rows[@]}"; do
@@ -64,10 +117,12 @@ for seed in ${seeds[@]}; do
     if [[ -n ${ROWS:-} && " $ROWS " != *" $id "* ]]; then continue; fi
     launcher=./depbloom
     [[ $build == patched ]] && launcher="$patched/depbloom"
-    dir="$(pwd)/$out/$id-s$seed"
+    dir="$out/$id-s$seed"
     rm -rf "$dir"
+    events=$data
+    [[ $id == *+split ]] && events=$split
     # shellcheck disable=SC2086 # envs and args are word lists
-    env $envs "$launcher" train --data "$data" --model jodie --edge-feature-dim 172 --epochs 3 \
+    env $envs "$launcher" train --data "$events" --model jodie --edge-feature-dim 172 --epochs 3 \
       --seed "$seed" --eval-negatives 1 $args --out "$dir" --quiet --json | tail -n 1 > "$dir.json"
     python3 - "$id" "$seed" "$envs" "$args" "$dir" >> "$out/rows.jsonl" <<'PY'
 import json, sys
