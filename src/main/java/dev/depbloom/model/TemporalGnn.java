@@ -54,7 +54,7 @@ public final class TemporalGnn extends Module {
     MemoryUpdater u = null;
     LinearImpl map = null;
     if (mem.enabled()) {
-      int mailDim = 2 * mem.dim() + edgeFeatureDim;
+      int mailDim = 2 * mem.dim() + edgeFeatureDim; // the content; see MemoryConfig.mailDim
       u = register_module("memory_updater", updater(config, mailDim));
       if (mem.combineNodeFeature() && nodeFeatureDim > 0 && nodeFeatureDim != mem.dim()) {
         map = register_module("node_feat_map", new LinearImpl(nodeFeatureDim, mem.dim()));
@@ -114,8 +114,8 @@ public final class TemporalGnn extends Module {
   private static MemoryUpdater updater(ModelConfig config, int mailDim) {
     MemoryConfig m = config.memory();
     return switch (m.updater()) {
-      case GRU -> new GruMemoryUpdater(mailDim, m.dim(), m.dimTime());
-      case RNN -> new RnnMemoryUpdater(mailDim, m.dim(), m.dimTime());
+      case GRU -> new GruMemoryUpdater(mailDim, m.dim(), m.dimTime(), deltaInMail(m));
+      case RNN -> new RnnMemoryUpdater(mailDim, m.dim(), m.dimTime(), deltaInMail(m));
       case TRANSFORMER ->
           new MailAttentionMemoryUpdater(
               mailDim,
@@ -126,6 +126,10 @@ public final class TemporalGnn extends Module {
               config.train().dropout(),
               config.train().attentionDropout());
     };
+  }
+
+  private static boolean deltaInMail(MemoryConfig m) {
+    return m.timeDelta() == MemoryConfig.TimeDelta.MAIL;
   }
 
   public ModelConfig config() {

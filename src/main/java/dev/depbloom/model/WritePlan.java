@@ -1,6 +1,7 @@
 package dev.depbloom.model;
 
 import dev.depbloom.data.EventStream;
+import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.sampling.SampledLayer;
 import dev.depbloom.tensor.Tensors;
@@ -87,6 +88,16 @@ public record WritePlan(
    *     every row is stamped with the event it comes from)
    */
   public MemoryWrite toMemoryWrite(Tensor updatedMemory, EventStream events, int[] batchEvents) {
+    return toMemoryWrite(updatedMemory, events, batchEvents, null);
+  }
+
+  /**
+   * As {@link #toMemoryWrite(Tensor, EventStream, int[])}; when {@code deltaBase} is not null, each
+   * mail carries one more column, its time delta: the mail's time minus its receiver's memory time
+   * in {@code deltaBase}, the memory the batch read (memory {@code time_delta: mail}).
+   */
+  public MemoryWrite toMemoryWrite(
+      Tensor updatedMemory, EventStream events, int[] batchEvents, MemoryReader deltaBase) {
     try (NoGradGuard g = new NoGradGuard()) {
       Tensor updated = updatedMemory.detach();
       Tensor rows = updated.index_select(0, Tensors.indices(memoryRead));
@@ -99,6 +110,9 @@ public record WritePlan(
         mails = torch.cat(new TensorVector(self, other, features), 1);
       } else {
         mails = torch.cat(new TensorVector(self, other), 1);
+      }
+      if (deltaBase != null) {
+        mails = torch.cat(new TensorVector(mails, timeDeltas(deltaBase)), 1);
       }
       return new MemoryWrite(
           memoryNodes,
@@ -119,6 +133,15 @@ public record WritePlan(
       out[i] = batchEvents[positions[i]];
     }
     return out;
+  }
+
+  /** Each mail's time minus its receiver's memory time in {@code memory}: {@code [M, 1]}. */
+  private Tensor timeDeltas(MemoryReader memory) {
+    float[] delta = new float[mailNodes.length];
+    for (int i = 0; i < delta.length; i++) {
+      delta[i] = (float) (mailTimes[i] - memory.lastUpdate(mailNodes[i]));
+    }
+    return Tensors.floats(delta, delta.length, 1);
   }
 
   /** Keeps the last entry per node, in order of each node's first appearance. */

@@ -6,8 +6,9 @@ import org.bytedeco.pytorch.TensorOptional;
 import org.bytedeco.pytorch.global.torch;
 
 /**
- * TGN's memory updater: {@code memory' = GRUCell([mail || timeEnc(sinceUpdate)], memory)}, with
- * {@code nn.GRUCell}'s parameters and initialisation.
+ * TGN's memory updater: {@code memory' = GRUCell([mail || timeEnc(delta)], memory)}, with {@code
+ * nn.GRUCell}'s parameters and initialisation. The delta is the time since the memory's update
+ * (TGL's), or the one the mail carries ({@link MemoryUpdater#timeDeltas}).
  *
  * <p>Computed without repeating work: the mail and memory projections run once per distinct node
  * and are gathered to the reads; only the time part is computed per read. This is the same function
@@ -15,12 +16,23 @@ import org.bytedeco.pytorch.global.torch;
  * several times. Without gradient the candidate's tanh is {@link SigmoidTanh}'s.
  */
 public final class GruMemoryUpdater extends MemoryUpdater {
-  private final int mailDim;
+  private final int mailDim; // the mail's content, without a time-delta column
+  private final boolean deltaInMail; // mails carry their time delta as one more column
   private final TimeEncoder time; // null when dimTime == 0
   private final GRUCellImpl cell; // input mailDim + dimTime, hidden dim
 
+  /** An updater encoding the time since the memory's update (TGL's). */
   public GruMemoryUpdater(int mailDim, int dim, int dimTime) {
+    this(mailDim, dim, dimTime, false);
+  }
+
+  /**
+   * @param mailDim width of the mail's content
+   * @param deltaInMail mails carry the interval to encode as one more column
+   */
+  public GruMemoryUpdater(int mailDim, int dim, int dimTime, boolean deltaInMail) {
     this.mailDim = mailDim;
+    this.deltaInMail = deltaInMail;
     this.time = dimTime > 0 ? register_module("time", new TimeEncoder(dimTime)) : null;
     this.cell = register_module("gru", new GRUCellImpl(mailDim + dimTime, dim));
   }
@@ -37,7 +49,7 @@ public final class GruMemoryUpdater extends MemoryUpdater {
 
   @Override
   protected Tensor[] perNode(MemoryReads reads) {
-    Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
+    Tensor mail = mailContent(reads, mailDim, deltaInMail); // [D, mailDim]
     Tensor gi =
         torch.linear(
             mail, cell.weight_ih().narrow(1, 0, mailDim), new TensorOptional(cell.bias_ih()));
@@ -68,7 +80,7 @@ public final class GruMemoryUpdater extends MemoryUpdater {
               gi,
               parts,
               piece,
-              reads.sinceUpdate(),
+              timeDeltas(reads, mailDim, deltaInMail),
               d ->
                   torch.linear(
                       time.encode(d), // [U, dimTime]

@@ -117,6 +117,31 @@ public abstract class MemoryUpdater extends Module {
   protected abstract long bytesPerRead();
 
   /**
+   * The mail rows of the distinct nodes, {@code [D, mailDim]}: the mail's content, without the
+   * time-delta column a mail carries when {@code deltaInMail} (the GRU and RNN updaters read one
+   * mail per node).
+   */
+  protected static Tensor mailContent(MemoryReads reads, int mailDim, boolean deltaInMail) {
+    if (!deltaInMail) {
+      return reads.mail().view(-1, mailDim);
+    }
+    return reads.mail().view(-1, mailDim + 1).narrow(1, 0, mailDim);
+  }
+
+  /**
+   * The interval each read's update encodes, {@code [U]}: the read time minus the memory time
+   * ({@link MemoryReads#sinceUpdate}, TGL's), or, when {@code deltaInMail}, the interval the node's
+   * mail carries in its last column (the TGN paper's message delta t; 0 for an empty mail).
+   */
+  protected static Tensor timeDeltas(MemoryReads reads, int mailDim, boolean deltaInMail) {
+    if (!deltaInMail) {
+      return reads.sinceUpdate();
+    }
+    Tensor perNode = reads.mail().view(-1, mailDim + 1).select(1, mailDim); // [D]
+    return perNode.index_select(0, reads.readNode()); // [U]
+  }
+
+  /**
    * {@code base + project(deltas)}, computed in place in {@code base} (the caller's own fresh
    * tensor), the projection's rows taken from {@code parts} where they hold one of equal deltas
    * (row by row; the result is the same either way).

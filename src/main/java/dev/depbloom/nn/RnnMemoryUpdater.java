@@ -6,17 +6,30 @@ import org.bytedeco.pytorch.TensorOptional;
 import org.bytedeco.pytorch.global.torch;
 
 /**
- * JODIE's memory updater: {@code memory' = RNNCell_tanh([mail || timeEnc(sinceUpdate)], memory)}
- * with {@code nn.RNNCell}'s parameters and initialisation; projections deduplicated per distinct
- * node as in {@link GruMemoryUpdater}. Without gradient the tanh is {@link SigmoidTanh}'s.
+ * JODIE's memory updater: {@code memory' = RNNCell_tanh([mail || timeEnc(delta)], memory)} with
+ * {@code nn.RNNCell}'s parameters and initialisation; projections deduplicated per distinct node as
+ * in {@link GruMemoryUpdater}. The delta is the time since the memory's update (TGL's), or the one
+ * the mail carries ({@link MemoryUpdater#timeDeltas}). Without gradient the tanh is {@link
+ * SigmoidTanh}'s.
  */
 public final class RnnMemoryUpdater extends MemoryUpdater {
-  private final int mailDim;
+  private final int mailDim; // the mail's content, without a time-delta column
+  private final boolean deltaInMail; // mails carry their time delta as one more column
   private final TimeEncoder time; // null when dimTime == 0
   private final RNNCellImpl cell; // input mailDim + dimTime, hidden dim, tanh
 
+  /** An updater encoding the time since the memory's update (TGL's). */
   public RnnMemoryUpdater(int mailDim, int dim, int dimTime) {
+    this(mailDim, dim, dimTime, false);
+  }
+
+  /**
+   * @param mailDim width of the mail's content
+   * @param deltaInMail mails carry the interval to encode as one more column
+   */
+  public RnnMemoryUpdater(int mailDim, int dim, int dimTime, boolean deltaInMail) {
     this.mailDim = mailDim;
+    this.deltaInMail = deltaInMail;
     this.time = dimTime > 0 ? register_module("time", new TimeEncoder(dimTime)) : null;
     this.cell = register_module("rnn", new RNNCellImpl(mailDim + dimTime, dim));
   }
@@ -28,7 +41,7 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
 
   @Override
   protected Tensor[] perNode(MemoryReads reads) {
-    Tensor mail = reads.mail().view(-1, mailDim); // [D, mailDim]
+    Tensor mail = mailContent(reads, mailDim, deltaInMail); // [D, mailDim]
     Tensor perNode =
         torch
             .linear(
@@ -62,7 +75,7 @@ public final class RnnMemoryUpdater extends MemoryUpdater {
               pre,
               parts,
               piece,
-              reads.sinceUpdate(),
+              timeDeltas(reads, mailDim, deltaInMail),
               d ->
                   torch.linear(
                       time.encode(d),

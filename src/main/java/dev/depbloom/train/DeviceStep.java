@@ -11,6 +11,7 @@ import dev.depbloom.model.BatchInputs;
 import dev.depbloom.model.ReadPlan;
 import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.TemporalGnn;
+import dev.depbloom.model.config.MemoryConfig;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.Dropout;
 import dev.depbloom.nn.EdgePredictor;
@@ -137,7 +138,9 @@ public final class DeviceStep {
     try {
       BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory, overlay));
       Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
-      MemoryWrite write = timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated));
+      MemoryReader read = overlay != null || memory == null ? overlay : memory.view(task.view());
+      MemoryWrite write =
+          timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated, read));
       if (task.refinement() != null) {
         task.refinement().publish(task.microBatch(), write);
       }
@@ -178,7 +181,7 @@ public final class DeviceStep {
               Tensors.toFloats(scores.positive().sigmoid()),
               Tensors.toFloats(scores.negative().sigmoid()));
       if (writeMemory && memory != null) {
-        try (MemoryWrite w = memoryWrite(graph, updated)) {
+        try (MemoryWrite w = memoryWrite(graph, updated, memory.view(view))) {
           memory.apply(view, w);
         }
       }
@@ -296,7 +299,7 @@ public final class DeviceStep {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       Tensor updated = shared.index_select(0, device.place(Tensors.indices(rows))); // [U, dim]
-      try (MemoryWrite w = memoryWrite(graph, updated)) {
+      try (MemoryWrite w = memoryWrite(graph, updated, memory.view(view))) {
         memory.apply(view, w);
       }
     }
@@ -311,7 +314,7 @@ public final class DeviceStep {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       BatchInputs in = fetch(new Task(0, view, -1, graph, 1, 0, 0), memory, null);
-      try (MemoryWrite w = memoryWrite(graph, model.updateMemory(in))) {
+      try (MemoryWrite w = memoryWrite(graph, model.updateMemory(in), memory.view(view))) {
         memory.apply(view, w, -1, WriteOrigin.REPLAY);
       }
     }
@@ -396,11 +399,17 @@ public final class DeviceStep {
 
   /**
    * What the batch of {@code graph} writes to memory, or null for memory-less models; built on the
-   * host, where memory lives, from the updated memory.
+   * host, where memory lives, from the updated memory. {@code read} is the memory the batch read
+   * (the mails' time deltas are measured from it, with memory {@code time_delta: mail}).
    */
-  private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated) {
-    return graph.writes() == null
-        ? null
-        : graph.writes().toMemoryWrite(Tensors.host(updated), events, graph.batch().events());
+  private MemoryWrite memoryWrite(BatchGraph graph, Tensor updated, MemoryReader read) {
+    if (graph.writes() == null) {
+      return null;
+    }
+    MemoryReader deltaBase =
+        config.memory().timeDelta() == MemoryConfig.TimeDelta.MAIL ? read : null;
+    return graph
+        .writes()
+        .toMemoryWrite(Tensors.host(updated), events, graph.batch().events(), deltaBase);
   }
 }

@@ -9,6 +9,7 @@ import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bytedeco.pytorch.Scalar;
@@ -26,7 +27,7 @@ class EventSliceScorerTest {
 
   /** TGAT and DySAT draw uniform samples, whose keys decide the neighborhoods of the negatives. */
   @ParameterizedTest
-  @ValueSource(strings = {"tgn", "apan", "jodie", "tgat", "dysat"})
+  @ValueSource(strings = {"tgn", "apan", "jodie", "tgat", "dysat", "jodie+mail", "tgn+mail"})
   void slicesOnTwoWorkersScoreAndWriteAsOnePassOverTheWholeBatch(String model) {
     TrainingRun run = run(model);
     float[][] onePass = score(run, 0, 1);
@@ -43,7 +44,7 @@ class EventSliceScorerTest {
    * and writes bit for bit as two (so one process of two workers tests as two ranks of one).
    */
   @ParameterizedTest
-  @ValueSource(strings = {"tgn", "apan", "jodie", "tgat", "dysat"})
+  @ValueSource(strings = {"tgn", "apan", "jodie", "tgat", "dysat", "jodie+mail", "tgn+mail"})
   void oneWorkerScoresAndWritesBitForBitAsTwo(String model) {
     TrainingRun run = run(model);
     float[][] one = score(run, -1, 1);
@@ -61,7 +62,7 @@ class EventSliceScorerTest {
    * values halved (equal deltas, other values: the updater's time projection shared).
    */
   @ParameterizedTest
-  @ValueSource(strings = {"tgn", "apan", "jodie"})
+  @ValueSource(strings = {"tgn", "apan", "jodie", "jodie+mail", "tgn+mail"})
   void twoMemoriesScoredSideBySideEqualEachScoredAlone(String model) {
     TrainingRun run = run(model);
     float[][] trained = scoreMemories(run, true, Other.NONE);
@@ -83,7 +84,7 @@ class EventSliceScorerTest {
    * bit for bit on one worker as on two.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"tgn", "apan", "jodie"})
+  @ValueSource(strings = {"tgn", "apan", "jodie", "jodie+mail", "tgn+mail"})
   void theReplayOnTheWorkersWritesAsTheOneWorkerReplay(String model) {
     TrainingRun run = run(model);
     float[][] alone = replay(run, 0);
@@ -180,9 +181,14 @@ class EventSliceScorerTest {
     }
   }
 
+  /** {@code model}, or {@code model+mail}: that model with memory {@code time_delta: mail}. */
   private static TrainingRun run(String model) {
+    Map<String, String> overrides = new HashMap<>(Map.of("sampling.duration", "60"));
+    if (model.endsWith("+mail")) {
+      overrides.put("memory.time_delta", "mail");
+    }
     return TinyStreams.tinyRun(
-        TinyStreams.random(50, 700, 3, 17), model, 2, Map.of("sampling.duration", "60"));
+        TinyStreams.random(50, 700, 3, 17), model.replace("+mail", ""), 2, overrides);
   }
 
   /**

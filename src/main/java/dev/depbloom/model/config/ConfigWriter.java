@@ -42,6 +42,7 @@ public final class ConfigWriter {
       y.append("    mailbox_size: ").append(m.mailboxSize()).append('\n');
       y.append("    combine_node_feature: ").append(m.combineNodeFeature()).append('\n');
       y.append("    attention_head: ").append(m.attentionHeads()).append('\n');
+      y.append("    time_delta: ").append(lower(m.timeDelta())).append('\n');
     }
     GnnConfig g = c.gnn();
     y.append("gnn:\n");

@@ -12,6 +12,8 @@ package dev.depbloom.model.config;
  * @param mailboxSize mails kept per node (1, or 10 for APAN); a ring buffer
  * @param combineNodeFeature add node features to the updated memory (when the data has them)
  * @param attentionHeads heads of the transformer updater
+ * @param timeDelta which time interval the GRU or RNN updater encodes with a mail ({@link
+ *     TimeDelta})
  */
 public record MemoryConfig(
     boolean enabled,
@@ -21,7 +23,8 @@ public record MemoryConfig(
     Updater updater,
     int mailboxSize,
     boolean combineNodeFeature,
-    int attentionHeads) {
+    int attentionHeads,
+    TimeDelta timeDelta) {
 
   /** Receivers of an event's mail. */
   public enum Delivery {
@@ -34,6 +37,24 @@ public record MemoryConfig(
     GRU,
     RNN,
     TRANSFORMER
+  }
+
+  /**
+   * The time interval the GRU or RNN updater encodes next to a mail ({@code time_delta}).
+   *
+   * <ul>
+   *   <li>{@code READ} (TGL's, the default): the read time minus the node's memory time, TGL's
+   *       {@code ts - mem_ts}; a node read at two times is updated differently.
+   *   <li>{@code MAIL} (the TGN paper's and DyGLib's message delta t): the interval the mail
+   *       carries, its event's time minus the receiver's memory time when the mail was written. It
+   *       is stored with the mail, as one more column, so the update does not depend on when the
+   *       node is read; the read time reaches the embedding only through the embedding module
+   *       (JODIE's time projection, the attention's time encoding).
+   * </ul>
+   */
+  public enum TimeDelta {
+    READ,
+    MAIL
   }
 
   /** Kinds of memory TGL knows; only per-node memory exists. */
@@ -58,9 +79,10 @@ public record MemoryConfig(
           "memory_update",
           "mailbox_size",
           "combine_node_feature",
-          "attention_head");
+          "attention_head",
+          "time_delta");
       r.finish();
-      return new MemoryConfig(false, 0, 0, Delivery.SELF, Updater.GRU, 1, false, 1);
+      return new MemoryConfig(false, 0, 0, Delivery.SELF, Updater.GRU, 1, false, 1, TimeDelta.READ);
     }
     int dim = r.positiveInt("dim_out", 100);
     int dimTime = r.nonNegativeInt("dim_time", 100);
@@ -70,6 +92,7 @@ public record MemoryConfig(
     int mailboxSize = r.positiveInt("mailbox_size", 1);
     boolean combine = r.bool("combine_node_feature", true);
     int heads = r.positiveInt("attention_head", 2);
+    TimeDelta timeDelta = r.choice("time_delta", TimeDelta.class, TimeDelta.READ);
     r.finish();
     if (updater != Updater.TRANSFORMER && mailboxSize != 1) {
       throw r.error(
@@ -83,6 +106,21 @@ public record MemoryConfig(
     if (updater == Updater.TRANSFORMER && dim % heads != 0) {
       throw r.error("attention_head", heads + " heads do not divide dim_out " + dim);
     }
-    return new MemoryConfig(true, dim, dimTime, deliverTo, updater, mailboxSize, combine, heads);
+    if (timeDelta == TimeDelta.MAIL && updater == Updater.TRANSFORMER) {
+      throw r.error(
+          "time_delta",
+          "'mail' is for the gru and rnn updaters; the transformer updater encodes each mail's"
+              + " age itself");
+    }
+    return new MemoryConfig(
+        true, dim, dimTime, deliverTo, updater, mailboxSize, combine, heads, timeDelta);
+  }
+
+  /**
+   * Width of a stored mail for edge features of width {@code edgeFeatureDim}: {@code [memory'_self
+   * || memory'_other || edgeFeature]}, plus the time-delta column with {@code time_delta: mail}.
+   */
+  public int mailDim(int edgeFeatureDim) {
+    return 2 * dim + edgeFeatureDim + (timeDelta == TimeDelta.MAIL ? 1 : 0);
   }
 }

@@ -68,6 +68,19 @@ class ConfigReaderTest {
   }
 
   @Test
+  void theUpdatersTimeDeltaIsTglsReadTimeUnlessSetToTheMails() {
+    for (String model : ModelZoo.MODELS) {
+      assertEquals(
+          MemoryConfig.TimeDelta.READ, ModelZoo.config(model, Map.of()).memory().timeDelta());
+    }
+    ModelConfig c = ModelZoo.config("jodie", Map.of("memory.time_delta", "mail"));
+    assertEquals(MemoryConfig.TimeDelta.MAIL, c.memory().timeDelta());
+    assertEquals(2 * 100 + 172 + 1, c.memory().mailDim(172)); // the delta is one more column
+    assertEquals(2 * 100 + 172, ModelZoo.config("jodie", Map.of()).memory().mailDim(172));
+    assertEquals(c, ConfigReader.parse(ConfigWriter.toYaml(c), "config.yml", "jodie", Map.of()));
+  }
+
+  @Test
   void overridesByPathReplaceValuesBeforeValidation() {
     ModelConfig c =
         ModelZoo.config("tgn", Map.of("memory.dim_out", "32", "sampling.neighbor", "[5]"));
@@ -91,6 +104,8 @@ class ConfigReaderTest {
         "gnn: {att_head: 3}|c.yml: gnn.att_head: 3 heads do not divide dim_out 100",
         "gnn: {layer: 2}|c.yml: gnn.layer is 2 but sampling has 1 layers",
         "sampling: {history: 3, duration: 0}|c.yml: sampling.duration: must be positive when history > 1",
+        "memory: {memory_update: transformer, time_delta: mail}|c.yml: memory.time_delta: 'mail' is for the gru and rnn updaters",
+        "memory: {time_delta: event}|c.yml: memory.time_delta: expected one of [read, mail]",
       })
   void mistakesNameTheKeyAndWhatWasExpected(String yaml, String expectedStart) {
     String message = error(yaml);
