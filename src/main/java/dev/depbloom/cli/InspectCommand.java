@@ -2,10 +2,10 @@ package dev.depbloom.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.depbloom.data.EmbeddedDatasets;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.StreamStatistics;
+import dev.depbloom.data.load.EmbeddedDatasets;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.StreamStatistics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;

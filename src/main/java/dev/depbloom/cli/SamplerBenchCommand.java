@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.bench.SamplerBenchmark;
 import dev.depbloom.bench.SamplerBenchmark.Measurement;
 import dev.depbloom.data.InputException;
-import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.load.LoadOptions;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

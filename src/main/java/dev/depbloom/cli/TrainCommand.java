@@ -2,8 +2,8 @@ package dev.depbloom.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
+import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.RankEnvironment;
 import dev.depbloom.model.config.ConfigReader;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.DataFiles;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.data.synthetic.ProgressListener;
 import java.util.ArrayList;
 import java.util.List;

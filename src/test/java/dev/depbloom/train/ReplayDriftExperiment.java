@@ -1,10 +1,10 @@
 package dev.depbloom.train;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.EmbeddedDatasets;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.ZeroFeatureMatrix;
+import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.eval.RankingMetrics;
 import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.StepScope;

@@ -1,12 +1,12 @@
 package dev.depbloom.train;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.EmbeddedDatasets;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.ZeroFeatureMatrix;
+import dev.depbloom.data.load.EmbeddedDatasets;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;

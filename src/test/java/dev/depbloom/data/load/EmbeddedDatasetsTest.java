@@ -1,9 +1,11 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFiles;
+import dev.depbloom.data.EventStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.InputException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

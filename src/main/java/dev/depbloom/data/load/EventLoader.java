@@ -1,6 +1,11 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.DataFormatException;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.InputException;
 import dev.depbloom.data.io.CountingLineReader;
+import dev.depbloom.data.store.EventStoreReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -45,7 +50,7 @@ public final class EventLoader {
       case BINARY -> {
         EventStream stored;
         try {
-          stored = dev.depbloom.data.store.EventStoreReader.read(path);
+          stored = EventStoreReader.read(path);
         } catch (IOException e) {
           throw new InputException(path + ": cannot read event store: " + e.getMessage(), e);
         }

@@ -1,4 +1,4 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * Load times of data files, measured after warm-up (not a unit test: speed is measured here, never
  * asserted). Run: {@code java -cp target/test-classes:target/classes:target/lib/*
- * dev.depbloom.data.EventLoaderBenchmark FILE... } with {@code -Drounds=N} (default 10).
+ * dev.depbloom.data.load.EventLoaderBenchmark FILE... } with {@code -Drounds=N} (default 10).
  */
 public final class EventLoaderBenchmark {
   private EventLoaderBenchmark() {}

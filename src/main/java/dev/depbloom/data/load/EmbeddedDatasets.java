@@ -1,5 +1,6 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.EventStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.NodeIdMap;
 import java.util.Arrays;
 
 /**

@@ -1,10 +1,13 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static dev.depbloom.data.DataFiles.write;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFiles;
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.InputException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

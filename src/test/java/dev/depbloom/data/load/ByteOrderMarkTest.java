@@ -1,10 +1,12 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static dev.depbloom.data.DataFiles.fixture;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.EventStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

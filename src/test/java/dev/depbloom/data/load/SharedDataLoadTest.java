@@ -1,10 +1,12 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static dev.depbloom.data.DataFiles.shared;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.EventStream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 

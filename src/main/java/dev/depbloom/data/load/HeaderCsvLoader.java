@@ -1,5 +1,8 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.DataFormatException;
+import dev.depbloom.data.EventStream;
 import dev.depbloom.data.io.CountingLineReader;
 import dev.depbloom.data.io.LineFields;
 import java.util.ArrayList;

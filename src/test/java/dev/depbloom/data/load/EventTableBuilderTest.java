@@ -1,4 +1,4 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.DataFormatException;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.data.HeapFeatureMatrix;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

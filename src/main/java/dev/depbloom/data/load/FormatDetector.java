@@ -1,7 +1,11 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.DataFormatException;
+import dev.depbloom.data.InputException;
 import dev.depbloom.data.io.CountingLineReader;
 import dev.depbloom.data.io.LineFields;
+import dev.depbloom.data.store.EventStoreManifest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,7 +46,7 @@ final class FormatDetector {
 
   static DataFormat detect(Path path) {
     if (Files.isDirectory(path)) {
-      if (Files.isRegularFile(path.resolve(dev.depbloom.data.store.EventStoreManifest.FILE_NAME))) {
+      if (Files.isRegularFile(path.resolve(EventStoreManifest.FILE_NAME))) {
         return DataFormat.BINARY;
       }
       if (Files.exists(path.resolve(TglDirectoryLoader.EDGES))) {

@@ -1,8 +1,9 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.depbloom.data.InputException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import java.util.Arrays;
 

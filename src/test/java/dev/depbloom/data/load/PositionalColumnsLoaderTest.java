@@ -1,4 +1,4 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static dev.depbloom.data.DataFiles.fixture;
 import static dev.depbloom.data.DataFiles.write;
@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.data.HeapFeatureMatrix;
+import dev.depbloom.data.InputException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

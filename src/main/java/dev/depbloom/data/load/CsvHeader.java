@@ -1,5 +1,6 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.DataFormatException;
 import dev.depbloom.data.io.LineFields;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static dev.depbloom.data.DataFiles.fixture;
 import static dev.depbloom.data.DataFiles.write;
@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.data.HeapFeatureMatrix;
+import dev.depbloom.data.Split;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

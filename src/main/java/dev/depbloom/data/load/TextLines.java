@@ -1,5 +1,7 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.DataFormatException;
+import dev.depbloom.data.InputException;
 import dev.depbloom.data.io.CountingLineReader;
 import dev.depbloom.data.io.GzipSniffer;
 import java.io.EOFException;

@@ -1,5 +1,8 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.IngestReport;
+import dev.depbloom.data.Split;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,9 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.EventStream;
 import org.junit.jupiter.api.Test;
 
 class StreamStatisticsTest {

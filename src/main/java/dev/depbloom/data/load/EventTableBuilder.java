@@ -1,5 +1,12 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
 
+import dev.depbloom.data.DataFormat;
+import dev.depbloom.data.DataFormatException;
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.data.HeapFeatureMatrix;
+import dev.depbloom.data.IngestReport;
+import dev.depbloom.data.NodeIdMap;
 import java.util.Arrays;
 
 /**

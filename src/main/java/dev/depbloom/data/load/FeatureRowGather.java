@@ -1,4 +1,8 @@
-package dev.depbloom.data;
+package dev.depbloom.data.load;
+
+import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.data.HeapFeatureMatrix;
+import dev.depbloom.data.InputException;
 
 /** Copies chosen rows of a feature matrix, in the order they are taken, into a new heap matrix. */
 final class FeatureRowGather {
