@@ -5,11 +5,11 @@ import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.partition.ContiguousPartitioner;
-import dev.depbloom.partition.DependencyProfile;
 import dev.depbloom.partition.Partitioner;
-import dev.depbloom.partition.ProfileSettings;
-import dev.depbloom.partition.Recommendation;
 import dev.depbloom.partition.TopologyPartitioner;
+import dev.depbloom.profile.DependencyProfile;
+import dev.depbloom.profile.ProfileSettings;
+import dev.depbloom.profile.Recommendation;
 
 /** Builds the schedule a config names; the one place a schedule's kind is looked at. */
 public final class Schedules {

@@ -1,12 +1,12 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.EventStream;
-import dev.depbloom.partition.BatchedReads;
+import dev.depbloom.profile.BatchedReads;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A test oracle for {@link dev.depbloom.partition.BatchedReads}, written apart from it: how a
+ * A test oracle for {@link dev.depbloom.profile.BatchedReads}, written apart from it: how a
  * schedule's memory reads compare with {@code sequential}'s at batch {@code B}, counted on the
  * schedule's own rounds (DESIGN.md section 3), with no training: the one measure of staleness that
  * covers every cause a schedule has, whatever its kind.

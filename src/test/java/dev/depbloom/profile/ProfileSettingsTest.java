@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

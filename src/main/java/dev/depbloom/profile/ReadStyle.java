@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 /** Which memory rows a batch reads, for {@link HotColdRows}. */
 public enum ReadStyle {

@@ -1,6 +1,7 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.WindowPartition;
 import java.util.Arrays;
 
 /**

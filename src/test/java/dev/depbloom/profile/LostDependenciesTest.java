@@ -1,10 +1,13 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.TopologyPartitioner;
+import dev.depbloom.partition.WindowPartition;
 import org.junit.jupiter.api.Test;
 
 /**

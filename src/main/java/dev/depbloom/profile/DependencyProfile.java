@@ -1,9 +1,12 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import dev.depbloom.batch.NegativeSampler;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.synthetic.ProgressListener;
+import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.Partitioner;
+import dev.depbloom.partition.TopologyPartitioner;
 import dev.depbloom.sampling.TemporalCsr;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;

@@ -1,9 +1,11 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.WindowPartition;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

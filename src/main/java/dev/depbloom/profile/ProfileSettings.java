@@ -1,5 +1,7 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
+import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.TopologyPartitioner;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -11,6 +11,8 @@ import dev.depbloom.data.Split;
 import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.data.synthetic.ProgressListener;
+import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.TopologyPartitioner;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;

@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 /**
  * The schedule parameters a {@link DependencyProfile} recommends for {@code depbloom(W, P, k, B)}

@@ -1,9 +1,10 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.ContiguousPartitioner;
 import org.junit.jupiter.api.Test;
 
 /** The profile's count of window-end merges decided at equal times. */

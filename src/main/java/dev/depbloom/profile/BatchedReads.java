@@ -1,7 +1,8 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.WindowPartition;
 import java.util.Arrays;
 
 /**

@@ -1,7 +1,9 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.partition.Partitioner;
+import dev.depbloom.partition.WindowPartition;
 
 /**
  * How one partitioner does at one window size and chain count over a range of events: the range is

@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 /**
  * Which of a window's writes a chain reads before the window ends, for {@link LostDependencies}.

@@ -1,4 +1,4 @@
-package dev.depbloom.partition;
+package dev.depbloom.profile;
 
 import java.util.ArrayList;
 import java.util.Comparator;
