@@ -1,5 +1,6 @@
 package dev.depbloom.bench;
 
+import dev.depbloom.observe.DeviceProjection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.depbloom.bench;
 
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.ScheduleConfig;
+import dev.depbloom.observe.DeviceProjection;
 import dev.depbloom.schedule.Schedules;
 import dev.depbloom.schedule.Trainer;
 import dev.depbloom.tensor.ThreadBudget;

@@ -15,6 +15,8 @@ import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.Dropout;
 import dev.depbloom.nn.EdgePredictor;
 import dev.depbloom.nn.StreamParts;
+import dev.depbloom.observe.Stage;
+import dev.depbloom.observe.StageTimer;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;

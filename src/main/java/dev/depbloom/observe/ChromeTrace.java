@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.observe;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;

@@ -1,7 +1,5 @@
-package dev.depbloom.bench;
+package dev.depbloom.observe;
 
-import dev.depbloom.schedule.RoundCosts;
-import dev.depbloom.schedule.RoundObserver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

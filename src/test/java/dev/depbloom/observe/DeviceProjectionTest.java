@@ -1,9 +1,8 @@
-package dev.depbloom.bench;
+package dev.depbloom.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.depbloom.schedule.RoundCosts;
-import dev.depbloom.schedule.RoundCosts.TaskCost;
+import dev.depbloom.observe.RoundCosts.TaskCost;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.observe;
 
 /** Receives the measured costs of every training round (e.g. to project them to real devices). */
 public interface RoundObserver {

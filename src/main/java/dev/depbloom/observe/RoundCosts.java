@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.observe;
 
 import java.util.List;
 
@@ -68,8 +68,8 @@ public record RoundCosts(
   }
 
   /**
-   * The prefills of a round ({@link RoundPlan.Prefill}), each a serial chain over one memory
-   * group's views before the round's items start.
+   * The prefills of a round (a DepBloom window start, {@code RoundPlan.Prefill}), each a serial
+   * chain over one memory group's views before the round's items start.
    *
    * @param totalNanos all of them, one after another as this process ran them
    * @param slowestNanos the one that took longest (memory groups prefill on their own devices, in

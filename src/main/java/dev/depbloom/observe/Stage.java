@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.observe;
 
 /**
  * The stages of a training step, as the paper's per-stage breakdown (Figures 3 and 18) names them.

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.observe;
 
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
