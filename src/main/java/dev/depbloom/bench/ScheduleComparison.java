@@ -1,16 +1,16 @@
 package dev.depbloom.bench;
 
+import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.observe.DeviceProjection;
 import dev.depbloom.schedule.Schedules;
 import dev.depbloom.schedule.Trainer;
+import dev.depbloom.step.TrainingRun;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.RunDirectory;
-import dev.depbloom.train.TestMetrics;
 import dev.depbloom.train.TrainingListener;
-import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.device.RankEnvironment;
 import dev.depbloom.device.RankFailureException;
 import dev.depbloom.model.config.ConfigWriter;
-import dev.depbloom.train.TrainingRun;
+import dev.depbloom.step.TrainingRun;
 import java.io.PrintStream;
 import java.time.Duration;
 

@@ -1,5 +1,6 @@
 package dev.depbloom.train;
 
+import dev.depbloom.eval.TestMetrics;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;

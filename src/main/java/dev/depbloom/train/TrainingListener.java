@@ -1,5 +1,7 @@
 package dev.depbloom.train;
 
+import dev.depbloom.eval.TestMetrics;
+
 /** Receives a run's lifecycle events; progress bars and metric logs are listeners. */
 public interface TrainingListener {
   /** A pass over events {@code [from, to)} begins; {@code phase} is train, val, replay or test. */

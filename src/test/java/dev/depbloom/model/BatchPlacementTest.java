@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
+import dev.depbloom.step.TrainingRun;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
-import dev.depbloom.train.TrainingRun;
-import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
+import dev.depbloom.step.Steps;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.nio.file.Files;

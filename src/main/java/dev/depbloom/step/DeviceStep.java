@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.MemoryReader;

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.device.InProcessCollective;
@@ -13,11 +13,11 @@ import java.util.List;
  * Drives a session one batch at a time the way schedules do: training through a {@link RoundRunner}
  * round of one item, scoring and replay through the device step on a planned batch.
  */
-final class Steps implements AutoCloseable {
+public final class Steps implements AutoCloseable {
   private final TrainingSession session;
   private final RoundRunner runner;
 
-  Steps(TrainingSession session) {
+  public Steps(TrainingSession session) {
     this.session = session;
     TrainingRun run = session.run();
     this.runner =
@@ -30,17 +30,17 @@ final class Steps implements AutoCloseable {
   }
 
   /** Trains on events {@code [start, end)} as round {@code index} of {@code epoch}; the loss. */
-  double train(int index, int start, int end, int epoch) {
+  public double train(int index, int start, int end, int epoch) {
     return runner.run(
         new RoundPlan(index, List.of(ItemPlan.range(0, 0, start, end)), List.of()), epoch);
   }
 
   /** Scores a batch and writes its memory. */
-  BatchScores evaluate(Batch batch, long stream) {
+  public BatchScores evaluate(Batch batch, long stream) {
     return evaluate(batch, stream, true);
   }
 
-  BatchScores evaluate(Batch batch, long stream, boolean writeMemory) {
+  public BatchScores evaluate(Batch batch, long stream, boolean writeMemory) {
     return session
         .step()
         .evaluate(
@@ -51,7 +51,7 @@ final class Steps implements AutoCloseable {
             writeMemory);
   }
 
-  void replay(Batch batch, long stream) {
+  public void replay(Batch batch, long stream) {
     session
         .step()
         .replay(

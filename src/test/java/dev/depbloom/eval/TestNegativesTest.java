@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.step.TrainingRun;
+import dev.depbloom.step.TrainingSession;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
@@ -8,6 +8,8 @@ import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.step.TrainingRun;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import java.nio.file.Path;
@@ -23,7 +25,7 @@ import java.util.Map;
  *
  * <pre>
  * mvn -q -B -DskipTests test-compile
- * java -cp "target/classes:target/test-classes:target/lib/*" dev.depbloom.train.TestPassBenchmark \
+ * java -cp "target/classes:target/test-classes:target/lib/*" dev.depbloom.eval.TestPassBenchmark \
  *     MODEL DATA|wiki EDGE_DIM BATCHES EVENTS_PER_PASS[,EVENTS_PER_PASS...](0: auto) \
  *     INTRA,BLAS,WORKERS [K] [ROUNDS]
  * </pre>

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import dev.depbloom.memory.MemoryWrite;
 import java.util.ArrayList;

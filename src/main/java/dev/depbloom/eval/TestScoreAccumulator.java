@@ -1,7 +1,7 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.eval.RankingMetrics;
+import dev.depbloom.step.BatchScores;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

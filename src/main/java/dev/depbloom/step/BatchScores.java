@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 /**
  * Predicted probabilities of one evaluated batch: {@code positive [B]}, {@code negative [k B]} in

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
@@ -36,7 +36,7 @@ import org.bytedeco.pytorch.TensorVector;
  *
  * <pre>
  * java -cp "target/classes:target/test-classes:target/lib/*" \
- *     dev.depbloom.train.ReplayDriftExperiment MODEL EPOCHS [key=value ...]
+ *     dev.depbloom.step.ReplayDriftExperiment MODEL EPOCHS [key=value ...]
  * </pre>
  */
 public final class ReplayDriftExperiment {

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 /**
  * A run stopped because a training loss or a score is NaN or infinite. The message is one line for

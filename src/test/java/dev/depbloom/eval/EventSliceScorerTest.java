@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.step.BatchScores;
+import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.ScoredMemory;
+import dev.depbloom.step.TrainingRun;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.Arrays;

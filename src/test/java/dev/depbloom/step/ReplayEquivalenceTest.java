@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 

@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ModelConfig;

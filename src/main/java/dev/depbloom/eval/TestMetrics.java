@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

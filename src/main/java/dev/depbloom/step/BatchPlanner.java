@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.step;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.model.BatchGraph;

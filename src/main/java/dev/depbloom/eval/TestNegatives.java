@@ -1,9 +1,10 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.batch.NegativeSampler;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.RandomStreams;
+import dev.depbloom.step.TrainingSession;
 import java.util.Arrays;
 
 /**

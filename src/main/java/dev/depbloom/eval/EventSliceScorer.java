@@ -1,4 +1,4 @@
-package dev.depbloom.train;
+package dev.depbloom.eval;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.memory.MemoryStore;
@@ -9,6 +9,10 @@ import dev.depbloom.model.config.SamplingConfig;
 import dev.depbloom.nn.StreamParts;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.TemporalSample;
+import dev.depbloom.step.BatchPlanner;
+import dev.depbloom.step.BatchScores;
+import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.ScoredMemory;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
 import java.util.ArrayList;
