@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.depbloom.step.TrainingRun;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingListener;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.train;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -12,7 +12,6 @@ import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.step.TrainingRun;
 import dev.depbloom.tensor.ThreadBudget;
-import dev.depbloom.train.RunDirectory;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
