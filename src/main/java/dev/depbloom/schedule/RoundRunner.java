@@ -5,9 +5,6 @@ import dev.depbloom.data.RandomStreams;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.DeviceExecutor;
 import dev.depbloom.device.DeviceWrite;
-import dev.depbloom.memory.CommitPolicy;
-import dev.depbloom.memory.HotColdCommit;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.ViewRows;
@@ -18,6 +15,7 @@ import dev.depbloom.observe.RoundObserver;
 import dev.depbloom.observe.Stage;
 import dev.depbloom.observe.StageTimer;
 import dev.depbloom.sampling.NeighborSampler;
+import dev.depbloom.schedule.depbloom.CriticalPathCommit;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.MicroBatchChain;
 import dev.depbloom.step.TrainingSession;
@@ -136,7 +134,7 @@ public final class RoundRunner implements AutoCloseable {
    */
   public static CommitPolicy commitPolicy(Schedule schedule) {
     boolean inOrder = schedule.refines();
-    return schedule.criticalPath() ? new HotColdCommit(inOrder) : new LastWinsCommit(inOrder);
+    return schedule.criticalPath() ? new CriticalPathCommit(inOrder) : new LastWinsCommit(inOrder);
   }
 
   /** Receives the measured costs of every later round (null: none). */

@@ -1,6 +1,7 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.schedule.depbloom.MemoryGroupsSchedule;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package dev.depbloom.schedule;
 
+import dev.depbloom.schedule.depbloom.MemoryGroupsSchedule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

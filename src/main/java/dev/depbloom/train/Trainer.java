@@ -17,7 +17,6 @@ import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
-import dev.depbloom.schedule.Schedules;
 import dev.depbloom.schedule.ValidationChecks;
 import dev.depbloom.step.TrainingDivergedException;
 import dev.depbloom.step.TrainingRun;

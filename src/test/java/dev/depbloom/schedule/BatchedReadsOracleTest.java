@@ -10,6 +10,8 @@ import dev.depbloom.partition.Partitioner;
 import dev.depbloom.partition.TopologyPartitioner;
 import dev.depbloom.profile.LostDependencies;
 import dev.depbloom.profile.PartitionMeasure;
+import dev.depbloom.schedule.depbloom.DepBloomSchedule;
+import dev.depbloom.schedule.disttgl.DistTglSchedule;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -9,6 +9,8 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.schedule.depbloom.DepBloomSchedule;
+import dev.depbloom.schedule.disttgl.DistTglSchedule;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -35,11 +35,12 @@ import java.util.List;
  * @param events trained events counted
  * @param staleEvents events with at least one stale read
  */
-record ScheduleReads(
+public record ScheduleReads(
     long reads, long staleReads, long fresherReads, long events, long staleEvents) {
 
   /** Counts the reads of epoch {@code epochs} of {@code schedule}, after the epochs before it. */
-  static ScheduleReads measure(EventStream events, Schedule schedule, int batchSize, int epochs) {
+  public static ScheduleReads measure(
+      EventStream events, Schedule schedule, int batchSize, int epochs) {
     int[] src = events.sources();
     int[] dst = events.destinations();
     int nodes = events.nodeCount();

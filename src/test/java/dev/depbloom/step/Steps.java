@@ -2,8 +2,8 @@ package dev.depbloom.step;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.SequentialSchedule;

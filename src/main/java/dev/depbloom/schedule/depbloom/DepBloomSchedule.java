@@ -1,8 +1,11 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.depbloom;
 
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.partition.Partitioner;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.Schedule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

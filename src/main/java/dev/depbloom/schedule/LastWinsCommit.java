@@ -1,5 +1,7 @@
-package dev.depbloom.memory;
+package dev.depbloom.schedule;
 
+import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.memory.MemoryWrite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -40,7 +42,7 @@ public final class LastWinsCommit implements CommitPolicy {
    * What one view applies, in order: the merged write, or each write ({@code inOrder}); values the
    * caller closes, the parts stay open.
    */
-  static List<MemoryWrite> perView(List<MemoryWrite> parts, boolean inOrder) {
+  public static List<MemoryWrite> perView(List<MemoryWrite> parts, boolean inOrder) {
     if (!inOrder) {
       return List.of(merged(parts));
     }
@@ -52,7 +54,7 @@ public final class LastWinsCommit implements CommitPolicy {
   }
 
   /** The writes grouped by view, views in increasing order, writes in device order. */
-  static TreeMap<Integer, List<MemoryWrite>> byView(List<ViewWrite> writes) {
+  public static TreeMap<Integer, List<MemoryWrite>> byView(List<ViewWrite> writes) {
     TreeMap<Integer, List<MemoryWrite>> byView = new TreeMap<>();
     for (ViewWrite w : writes) {
       byView.computeIfAbsent(w.view(), v -> new ArrayList<>()).add(w.write());

@@ -1,6 +1,9 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.disttgl;
 
 import dev.depbloom.batch.BatchPlan;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.Schedule;
 import java.util.ArrayList;
 import java.util.List;
 

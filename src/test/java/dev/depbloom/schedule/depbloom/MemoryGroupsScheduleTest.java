@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.depbloom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,6 +13,11 @@ import dev.depbloom.data.Split;
 import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.partition.ContiguousPartitioner;
 import dev.depbloom.partition.TopologyPartitioner;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleRuns;
+import dev.depbloom.train.Schedules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -164,14 +169,15 @@ class MemoryGroupsScheduleTest {
    */
   @Test
   void theProfilesWindowForMemoryGroupsGivesEveryGroupItsOwnStart() {
-    assertEquals(27_600, Schedules.groupWindow(39_600, 110_232, 4, 1_200));
-    assertEquals(28_800, Schedules.groupWindow(40_800, 110_232, 2, 2_400));
-    assertEquals(40_000, Schedules.groupWindow(40_000, 80_000, 2, 1_200), "already even");
+    assertEquals(27_600, MemoryGroupsSchedule.groupWindow(39_600, 110_232, 4, 1_200));
+    assertEquals(28_800, MemoryGroupsSchedule.groupWindow(40_800, 110_232, 2, 2_400));
+    assertEquals(
+        40_000, MemoryGroupsSchedule.groupWindow(40_000, 80_000, 2, 1_200), "already even");
     EventStream events = TinyStreams.random(400, 12_000, 3, 11);
     int train = 11_000;
     for (int groups : new int[] {2, 4}) {
       for (int window : new int[] {4_000, 3_900, 5_000, 10_800, 5_450}) {
-        int w = Schedules.groupWindow(window, train, groups, 200);
+        int w = MemoryGroupsSchedule.groupWindow(window, train, groups, 200);
         DepBloomSchedule inner =
             new DepBloomSchedule(
                 events,

@@ -1,5 +1,9 @@
-package dev.depbloom.memory;
+package dev.depbloom.schedule.depbloom;
 
+import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.memory.MemoryWrite;
+import dev.depbloom.schedule.CommitPolicy;
+import dev.depbloom.schedule.LastWinsCommit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +20,7 @@ import java.util.function.IntFunction;
  * row waits in {@link MemoryStore#awaitReadable} until it has landed, and a later write to it waits
  * in {@link MemoryStore#apply}, so a cold write always lands before its next read.
  */
-public final class HotColdCommit implements CommitPolicy {
+public final class CriticalPathCommit implements CommitPolicy {
   private final ExecutorService committer =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -31,12 +35,12 @@ public final class HotColdCommit implements CommitPolicy {
   private long coldRows;
 
   /** Merging the round's writes per view, or ({@code inOrder}) one after the other. */
-  public HotColdCommit(boolean inOrder) {
+  public CriticalPathCommit(boolean inOrder) {
     this(inOrder, 0);
   }
 
   /** With every cold commit delayed by {@code delayMillis} (tests of the ordering guarantee). */
-  public HotColdCommit(boolean inOrder, long delayMillis) {
+  public CriticalPathCommit(boolean inOrder, long delayMillis) {
     this.inOrder = inOrder;
     this.delayMillis = delayMillis;
   }

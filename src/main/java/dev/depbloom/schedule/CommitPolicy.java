@@ -1,5 +1,7 @@
-package dev.depbloom.memory;
+package dev.depbloom.schedule;
 
+import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.memory.MemoryWrite;
 import java.util.List;
 import java.util.function.IntFunction;
 

@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.disttgl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,12 +7,17 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.LastWinsCommit;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.RoundRunner;
+import dev.depbloom.schedule.Schedule;
 import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.Schedules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,9 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.depbloom;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.Schedule;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,7 +71,7 @@ public final class MemoryGroupsSchedule implements Schedule {
    * with the same memory: the same work twice, with nothing of the staggering memory groups are
    * for.
    */
-  int[] sharedStart(int epoch) {
+  public int[] sharedStart(int epoch) {
     int[] start = new int[groups];
     for (int h = 0; h < groups; h++) {
       start[h] = startRound(h, epoch);
@@ -181,5 +184,29 @@ public final class MemoryGroupsSchedule implements Schedule {
   @Override
   public String describe() {
     return groups + " memory groups x " + inner.describe();
+  }
+
+  /**
+   * The profile's window for {@code groups} memory groups: memory groups start their walks at
+   * window starts spread evenly over the epoch (this class), so the epoch needs a multiple of
+   * {@code groups} windows, or two groups start at the same window and walk the same rounds with
+   * the same memory (the profile's 39,600 events on Wikipedia are 3 windows: with 4 groups, groups
+   * 0 and 1 trained the same events from the same memory, and both started over at every epoch's
+   * start). The count of windows is rounded up to a multiple of {@code groups}, the window up to
+   * whole rounds of {@code roundEvents} ({@code P * k * B}). A last window shorter than half the
+   * others does not count: its start is as near the end of the epoch as the first window's, and
+   * with {@code M} windows of which the last is such a stub (Wikipedia's 110,231 events in two
+   * windows of 110,000 and 231) the nearest starts of groups 0 and 1 of 2 are both round 0; the
+   * windows are then evened out instead.
+   */
+  public static int groupWindow(int window, int trainEvents, int groups, int roundEvents) {
+    int windows = (trainEvents + window - 1) / window;
+    int last = trainEvents - (windows - 1) * window;
+    int even = (windows + groups - 1) / groups * groups;
+    if (even == windows && 2L * last >= window) {
+      return window;
+    }
+    int w = (trainEvents + even - 1) / even;
+    return (w + roundEvents - 1) / roundEvents * roundEvents;
   }
 }

@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.train;
 
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
@@ -10,6 +10,11 @@ import dev.depbloom.partition.TopologyPartitioner;
 import dev.depbloom.profile.DependencyProfile;
 import dev.depbloom.profile.ProfileSettings;
 import dev.depbloom.profile.Recommendation;
+import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.SequentialSchedule;
+import dev.depbloom.schedule.depbloom.DepBloomSchedule;
+import dev.depbloom.schedule.depbloom.MemoryGroupsSchedule;
+import dev.depbloom.schedule.disttgl.DistTglSchedule;
 
 /** Builds the schedule a config names; the one place a schedule's kind is looked at. */
 public final class Schedules {
@@ -69,9 +74,9 @@ public final class Schedules {
   }
 
   /**
-   * The error for a window (the user's: the profile's is made even by {@link #groupWindow}) that
-   * gives two memory groups the same start, with the window {@link #groupWindow} would use when it
-   * gives every group its own start.
+   * The error for a window (the user's: the profile's is made even by {@link
+   * MemoryGroupsSchedule#groupWindow}) that gives two memory groups the same start, with the window
+   * {@link MemoryGroupsSchedule#groupWindow} would use when it gives every group its own start.
    */
   private static InputException sharedStartError(
       ScheduleConfig config, int[] shared, EventStream events, int trainEvents, int batchSize) {
@@ -79,7 +84,7 @@ public final class Schedules {
     int groups = config.memoryParallelism();
     int windows = (trainEvents + window - 1) / window;
     int even =
-        groupWindow(
+        MemoryGroupsSchedule.groupWindow(
             window, trainEvents, groups, config.chains() * config.microBatches() * batchSize);
     boolean evenWorks =
         even != window
@@ -105,30 +110,6 @@ public final class Schedules {
                 ? "set schedule.window to " + even + " (" + groups + " x n windows) or "
                 : "set a smaller schedule.window or ")
             + "leave it unset (the dependency profile then chooses one that fits the groups)");
-  }
-
-  /**
-   * The profile's window for {@code groups} memory groups: memory groups start their walks at
-   * window starts spread evenly over the epoch ({@link MemoryGroupsSchedule}), so the epoch needs a
-   * multiple of {@code groups} windows, or two groups start at the same window and walk the same
-   * rounds with the same memory (the profile's 39,600 events on Wikipedia are 3 windows: with 4
-   * groups, groups 0 and 1 trained the same events from the same memory, and both started over at
-   * every epoch's start). The count of windows is rounded up to a multiple of {@code groups}, the
-   * window up to whole rounds of {@code roundEvents} ({@code P * k * B}). A last window shorter
-   * than half the others does not count: its start is as near the end of the epoch as the first
-   * window's, and with {@code M} windows of which the last is such a stub (Wikipedia's 110,231
-   * events in two windows of 110,000 and 231) the nearest starts of groups 0 and 1 of 2 are both
-   * round 0; the windows are then evened out instead.
-   */
-  static int groupWindow(int window, int trainEvents, int groups, int roundEvents) {
-    int windows = (trainEvents + window - 1) / window;
-    int last = trainEvents - (windows - 1) * window;
-    int even = (windows + groups - 1) / groups * groups;
-    if (even == windows && 2L * last >= window) {
-      return window;
-    }
-    int w = (trainEvents + even - 1) / even;
-    return (w + roundEvents - 1) / roundEvents * roundEvents;
   }
 
   /** The partitioner of a name in {@link ScheduleConfig#PARTITIONERS}. */
@@ -169,7 +150,7 @@ public final class Schedules {
     if (config.window() == 0 && config.memoryParallelism() > 1) {
       resolved =
           resolved.resolvedWithWindow(
-              groupWindow(
+              MemoryGroupsSchedule.groupWindow(
                   resolved.window(),
                   split.trainEnd(),
                   config.memoryParallelism(),

@@ -1,4 +1,4 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.depbloom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,13 +9,18 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.HotColdCommit;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.LastWinsCommit;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.RoundRunner;
+import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleRuns;
 import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.Schedules;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -252,7 +257,7 @@ class DepBloomScheduleTest {
   void aColdWriteAlwaysLandsBeforeItsNextRead(String model) {
     TrainingRun run = ScheduleRuns.run(model, depbloom(1_000_000, 1, 2, true, true), 2, 3000);
     ScheduleRuns.State synchronous = ScheduleRuns.train(run, 1, new LastWinsCommit(true));
-    try (HotColdCommit delayed = new HotColdCommit(true, 40)) {
+    try (CriticalPathCommit delayed = new CriticalPathCommit(true, 40)) {
       ScheduleRuns.State late = ScheduleRuns.train(run, 1, delayed);
       assertTrue(delayed.coldRowCount() > 0, "no row was cold: the test would prove nothing");
       assertEquals(synchronous.losses(), late.losses());
