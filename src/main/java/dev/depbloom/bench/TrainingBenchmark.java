@@ -70,7 +70,7 @@ public final class TrainingBenchmark {
                 schedule,
                 run.threads().workers(),
                 new InProcessCollective(),
-                RoundRunner.commitPolicy(schedule))) {
+                schedule.commitPolicy())) {
       session.replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
       List<RoundPlan> rounds = List.of();

@@ -3,22 +3,31 @@ package dev.depbloom.schedule;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import java.util.List;
-import java.util.function.IntFunction;
 
 /**
- * How a round's memory writes reach the store (DESIGN.md section 3, round end). Writes come in
- * logical-device order, each with the view it was computed from.
+ * How a round's memory writes reach the store (DESIGN.md section 3, round end), one memory view at
+ * a time: everything before the round ends ({@link LastWinsCommit}), or the rows the next round
+ * reads first and the others off the critical path (DepBloom's {@code
+ * schedule.depbloom.CriticalPathCommit}). A policy may hold a committer thread: its owner closes
+ * it.
  */
 public interface CommitPolicy extends AutoCloseable {
-  /** A device's write and the memory view it belongs to. */
-  record ViewWrite(int view, MemoryWrite write) {}
+  /**
+   * Whether the coordinator plans each round while the previous one trains, so that the commit
+   * knows the next round's reads (the critical path's schedule).
+   */
+  default boolean plansAhead() {
+    return false;
+  }
 
   /**
-   * Commits round {@code round}'s writes; they stay open (their owner closes them). {@code
-   * hotRows.apply(view)} marks, per node, the rows of a view that the view's next round reads, or
-   * is null when every row counts as read.
+   * Commits the writes of view {@code view} in round {@code round}, in device order; they stay open
+   * (their owner closes them). {@code next} is the next round as planned ahead, whose reads of the
+   * view are urgent, or null when every row counts as read (no next round planned, or the next one
+   * starts after a merge or a reset). Returns the bytes of the writes' rows committed on the
+   * critical path.
    */
-  void commit(MemoryStore store, List<ViewWrite> writes, int round, IntFunction<boolean[]> hotRows);
+  long commit(MemoryStore store, int view, List<MemoryWrite> writes, int round, PlannedRound next);
 
   /** Returns once every write committed so far has landed in the store. */
   default void drain() {}

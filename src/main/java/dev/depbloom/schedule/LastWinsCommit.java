@@ -4,8 +4,6 @@ import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
-import java.util.function.IntFunction;
 
 /**
  * TGL's rule at round scale: per view, the round's writes merge as if they were one batch in device
@@ -27,15 +25,18 @@ public final class LastWinsCommit implements CommitPolicy {
   }
 
   @Override
-  public void commit(
-      MemoryStore store, List<ViewWrite> writes, int round, IntFunction<boolean[]> hotRows) {
-    for (var e : byView(writes).entrySet()) {
-      for (MemoryWrite w : perView(e.getValue(), inOrder)) {
-        try (w) {
-          store.apply(e.getKey(), w, round);
-        }
+  public long commit(
+      MemoryStore store, int view, List<MemoryWrite> writes, int round, PlannedRound next) {
+    for (MemoryWrite w : perView(writes, inOrder)) {
+      try (w) {
+        store.apply(view, w, round);
       }
     }
+    long bytes = 0;
+    for (MemoryWrite w : writes) {
+      bytes += w.rowBytes(null);
+    }
+    return bytes;
   }
 
   /**
@@ -51,15 +52,6 @@ public final class LastWinsCommit implements CommitPolicy {
       out.add(merged(List.of(w)));
     }
     return out;
-  }
-
-  /** The writes grouped by view, views in increasing order, writes in device order. */
-  public static TreeMap<Integer, List<MemoryWrite>> byView(List<ViewWrite> writes) {
-    TreeMap<Integer, List<MemoryWrite>> byView = new TreeMap<>();
-    for (ViewWrite w : writes) {
-      byView.computeIfAbsent(w.view(), v -> new ArrayList<>()).add(w.write());
-    }
-    return byView;
   }
 
   /** One view's writes as one (a value the caller closes; the parts stay open). */

@@ -1,10 +1,10 @@
 package dev.depbloom.step;
 
 import dev.depbloom.data.EventStream;
+import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
-import dev.depbloom.memory.OverlayMemory;
 import dev.depbloom.memory.WriteOrigin;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.BatchInputs;
@@ -63,8 +63,8 @@ public final class DeviceStep {
    *     the round's gradients is the gradient of the round's mean loss
    * @param dropoutSeed seed of the item's dropout masks (keyed by logical identities only)
    * @param shard the shard index within the item (0 when the item is not split)
-   * @param refinement the micro-batches of the item's large batch when it is refined, or null
-   * @param microBatch the item's index among them (0 without refinement)
+   * @param readThrough the earlier micro-batches of the item's large batch whose writes it reads
+   *     through when it is refined, else {@link ReadThrough#NONE}
    */
   public record Task(
       int device,
@@ -74,8 +74,7 @@ public final class DeviceStep {
       double weight,
       long dropoutSeed,
       int shard,
-      MicroBatchChain refinement,
-      int microBatch) {
+      ReadThrough readThrough) {
     /** A task without refinement. */
     public Task(
         int device,
@@ -85,16 +84,16 @@ public final class DeviceStep {
         double weight,
         long dropoutSeed,
         int shard) {
-      this(device, view, round, graph, weight, dropoutSeed, shard, null, 0);
+      this(device, view, round, graph, weight, dropoutSeed, shard, ReadThrough.NONE);
     }
   }
 
   /**
    * What a task computed: its weighted loss, its gradients (one per parameter, retained past the
-   * step's scope, null where unreached), its memory write (null for memory-less models) and when it
-   * finished. {@link #close()} frees the tensors.
+   * step's scope, null where unreached), its memory write for its view (null for memory-less
+   * models) and when it finished. {@link #close()} frees the tensors.
    */
-  public record Result(Task task, double loss, Tensor[] gradients, MemoryWrite write, long endNanos)
+  public record Result(Task task, double loss, Tensor[] gradients, DeviceWrite write, long endNanos)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -126,23 +125,21 @@ public final class DeviceStep {
       generator.set_current_seed(task.dropoutSeed());
       return Dropout.withGenerator(generator, () -> trainItem(task, memory, timer));
     } catch (RuntimeException e) {
-      if (task.refinement() != null) {
-        task.refinement().fail(task.microBatch(), e);
-      }
+      task.readThrough().fail(e);
       throw e;
     }
   }
 
   private Result trainItem(Task task, MemoryStore memory, StageTimer timer) {
-    List<MemoryWrite> earlier = timer.time(Stage.SYNC, () -> earlierMicroBatches(task, memory));
-    OverlayMemory overlay = timer.time(Stage.REFINE, () -> overlay(task, memory, earlier));
+    ReadThrough link = task.readThrough();
+    List<MemoryWrite> earlier = timer.time(Stage.SYNC, link::awaitEarlier);
+    ReadThrough.Overlay overlay =
+        timer.time(Stage.REFINE, () -> link.overlay(memory, task.view(), task.round(), earlier));
     try {
       BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory, overlay));
       Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
       MemoryWrite write = timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated));
-      if (task.refinement() != null) {
-        task.refinement().publish(task.microBatch(), write);
-      }
+      link.publish(write);
       double[] loss = new double[1];
       Tensor[] gradients =
           timer.time(
@@ -154,7 +151,8 @@ public final class DeviceStep {
                 loss[0] = weighted.item_double();
                 return backward(weighted);
               });
-      return new Result(task, loss[0], gradients, write, System.nanoTime());
+      DeviceWrite out = write == null ? null : new DeviceWrite(task.device(), task.view(), write);
+      return new Result(task, loss[0], gradients, out, System.nanoTime());
     } finally {
       if (overlay != null) {
         overlay.close();
@@ -323,7 +321,7 @@ public final class DeviceStep {
    * Gathers the batch's inputs, once no row it reads has a pending write; through {@code overlay}
    * when the item is refined.
    */
-  private BatchInputs fetch(Task task, MemoryStore memory, OverlayMemory overlay) {
+  private BatchInputs fetch(Task task, MemoryStore memory, ReadThrough.Overlay overlay) {
     BatchGraph graph = task.graph();
     MemoryReader reader = null;
     if (graph.reads() != null) {
@@ -332,36 +330,6 @@ public final class DeviceStep {
     }
     return BatchInputs.fetch(graph, reader, events, config.memory().combineNodeFeature())
         .on(device);
-  }
-
-  /**
-   * Intra-batch memory refinement (DESIGN.md section 1): micro-batch {@code j > 0} of a refined
-   * large batch reads through the writes of micro-batches {@code 0..j-1} of the same round, waiting
-   * for them; the memory updater then meets, for every node seen earlier in the large batch, the
-   * mail of its latest such event built from that micro-batch's updated memories (detached) —
-   * exactly what batch size {@code B} would read. Null when there is nothing to refine. The
-   * overlay's cost is the {@code refine} stage.
-   */
-  private static OverlayMemory overlay(Task task, MemoryStore memory, List<MemoryWrite> earlier) {
-    if (earlier == null) {
-      return null;
-    }
-    for (MemoryWrite w : earlier) { // the overlay copies these rows from the view: read them
-      memory.awaitReadable(task.view(), w.memoryNodes(), task.round());
-      memory.awaitReadable(task.view(), w.mailNodes(), task.round());
-    }
-    return new OverlayMemory(memory.view(task.view()), earlier);
-  }
-
-  /**
-   * The writes of micro-batches {@code 0..j-1} of a refined micro-batch {@code j > 0}, once they
-   * are published (the wait counts as {@code sync}); null when there is nothing to refine.
-   */
-  private static List<MemoryWrite> earlierMicroBatches(Task task, MemoryStore memory) {
-    if (task.refinement() == null || task.microBatch() == 0 || memory == null) {
-      return null;
-    }
-    return task.refinement().awaitEarlier(task.microBatch());
   }
 
   /** BCE with logits, mean over the positives plus mean over the negatives (TGL's loss). */

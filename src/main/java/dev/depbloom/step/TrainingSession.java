@@ -24,7 +24,7 @@ import java.util.List;
  */
 public final class TrainingSession implements AutoCloseable {
   /** How long a memory read waits for a pending write before the run fails. */
-  static final long READ_TIMEOUT_MILLIS = 300_000;
+  public static final long READ_TIMEOUT_MILLIS = 300_000;
 
   private final TrainingRun run;
   private final Replica replica;

@@ -82,11 +82,7 @@ public final class Trainer implements AutoCloseable {
     }
     this.runner =
         new RoundRunner(
-            session,
-            schedule,
-            run.threads().workers(),
-            collective,
-            RoundRunner.commitPolicy(schedule));
+            session, schedule, run.threads().workers(), collective, schedule.commitPolicy());
     this.evaluator = new Evaluator(session, PhaseListener.all(listeners));
     this.ranks = new RankReport(collective, schedule);
   }

@@ -36,7 +36,7 @@ class RankPlacementTest {
     DistTglSchedule s = new DistTglSchedule(1000, 100, 2, 2);
     assertEquals(List.of(0, 1, 0, 1), ranks(s, 2));
     assertEquals(List.of(0, 0, 0, 0), ranks(s, 1));
-    assertFalse(s.exchangesAtMerge());
+    assertFalse(s.writeExchange().atMerges());
   }
 
   @Test
@@ -44,7 +44,7 @@ class RankPlacementTest {
     DepBloomSchedule s = depbloom(4, 2); // chain p on devices 2p, 2p + 1
     assertEquals(List.of(0, 0, 1, 1, 0, 0, 1, 1), ranks(s, 2));
     assertEquals(List.of(0, 0, 1, 1, 2, 2, 3, 3), ranks(s, 4));
-    assertTrue(s.exchangesAtMerge());
+    assertTrue(s.writeExchange().atMerges());
   }
 
   @Test

@@ -85,7 +85,7 @@ public final class ScheduleRuns {
                 schedule,
                 run.threads().workers(),
                 new InProcessCollective(),
-                commit != null ? commit : RoundRunner.commitPolicy(schedule))) {
+                commit != null ? commit : schedule.commitPolicy())) {
       s.replica().model().train(true);
       for (int epoch = 1; epoch <= epochs; epoch++) {
         List<RoundPlan> rounds = schedule.plan(epoch);

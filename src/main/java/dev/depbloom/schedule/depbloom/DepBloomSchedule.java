@@ -3,9 +3,13 @@ package dev.depbloom.schedule.depbloom;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.partition.Partitioner;
+import dev.depbloom.schedule.CommitPolicy;
 import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.LastWinsCommit;
+import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.WriteExchange;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,14 +35,14 @@ import java.util.List;
  * large batches of {@code k * B}, each split into {@code k} micro-batches of {@code B} consecutive
  * chain events on devices {@code p*k .. p*k+k-1}; round {@code r} of a window runs every chain's
  * {@code r}-th large batch (chains with fewer leave their devices idle). With refinement ({@link
- * #refines()}) micro-batch {@code j} reads through the writes of micro-batches {@code 0..j-1};
- * without, all read the view as of the previous round.
+ * IntraBatchRefinement}) micro-batch {@code j} reads through the writes of micro-batches {@code
+ * 0..j-1}; without, all read the view as of the previous round.
  *
  * <p><b>Processes.</b> Micro-batch {@code j} of a chain reads the writes of micro-batches {@code
  * 0..j-1} in the same round, so a chain's devices run in one process: chain {@code p} on rank
  * {@code p mod worldSize} ({@link #rankOf}). During a window only that rank reads and writes the
  * chain's view, so processes exchange memory at the window's end only: each rank's final rows of
- * the views it ran, before the merge ({@link #exchangesAtMerge}).
+ * the views it ran, before the merge ({@link WindowEndExchange}).
  *
  * <p><b>Prefill</b> ({@link #prefills()}, {@code schedule.prefill}; not in the paper, switched off
  * by default). With contiguous chains, chain {@code p} of a window starts where chain {@code p - 1}
@@ -228,14 +232,23 @@ public final class DepBloomSchedule implements Schedule {
     return List.copyOf(windowStarts);
   }
 
+  /** Intra-batch memory refinement when switched on and there is more than one micro-batch. */
   @Override
-  public boolean refines() {
+  public Refinement refinement() {
+    return refines() ? new IntraBatchRefinement() : Refinement.NONE;
+  }
+
+  private boolean refines() {
     return refine && microBatches > 1;
   }
 
+  /**
+   * The critical path's commit when switched on, else everything at the round's end; refined
+   * micro-batches' writes are applied in order, others merged last-wins.
+   */
   @Override
-  public boolean criticalPath() {
-    return criticalPath;
+  public CommitPolicy commitPolicy() {
+    return criticalPath ? new CriticalPathCommit(refines()) : new LastWinsCommit(refines());
   }
 
   /** Whether each window starts with a prefill of its chains' views (see the class comment). */
@@ -249,9 +262,10 @@ public final class DepBloomSchedule implements Schedule {
     return (device / microBatches) % worldSize;
   }
 
+  /** A chain's view stays on its rank during a window: rows cross at the window's end. */
   @Override
-  public boolean exchangesAtMerge() {
-    return true;
+  public WriteExchange writeExchange() {
+    return new WindowEndExchange();
   }
 
   /** Every rank runs whole sub-chains, as many as every other: {@code P} a multiple of W. */

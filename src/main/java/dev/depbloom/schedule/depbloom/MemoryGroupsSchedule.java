@@ -1,9 +1,13 @@
 package dev.depbloom.schedule.depbloom;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.schedule.CommitPolicy;
+import dev.depbloom.schedule.EveryRoundExchange;
 import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.WriteExchange;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -127,13 +131,13 @@ public final class MemoryGroupsSchedule implements Schedule {
   }
 
   @Override
-  public boolean refines() {
-    return inner.refines();
+  public Refinement refinement() {
+    return inner.refinement();
   }
 
   @Override
-  public boolean criticalPath() {
-    return inner.criticalPath();
+  public CommitPolicy commitPolicy() {
+    return inner.commitPolicy();
   }
 
   @Override
@@ -152,16 +156,16 @@ public final class MemoryGroupsSchedule implements Schedule {
    * holds every group's memory.
    */
   @Override
-  public boolean exchangesAtMerge() {
-    if (!inner.exchangesAtMerge()) {
-      return false;
-    }
-    for (RoundPlan r : inner.plan(1)) {
-      if (r.mergeViews()) {
-        return true;
+  public WriteExchange writeExchange() {
+    WriteExchange own = inner.writeExchange();
+    if (own.atMerges()) {
+      for (RoundPlan r : inner.plan(1)) {
+        if (r.mergeViews()) {
+          return own;
+        }
       }
     }
-    return false;
+    return new EveryRoundExchange();
   }
 
   @Override

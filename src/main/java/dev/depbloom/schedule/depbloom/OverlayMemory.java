@@ -1,9 +1,14 @@
-package dev.depbloom.memory;
+package dev.depbloom.schedule.depbloom;
 
+import dev.depbloom.memory.MemoryWrite;
+import dev.depbloom.memory.NodeMemory;
+import dev.depbloom.step.ReadThrough;
 import dev.depbloom.tensor.Tensors;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Tensor;
 
@@ -19,13 +24,13 @@ import org.bytedeco.pytorch.Tensor;
  * from the base and updated with the writes in order by {@link NodeMemory#apply} itself, so memory,
  * mailbox rings and times follow exactly the rules of a commit.
  */
-public final class OverlayMemory implements MemoryReader, AutoCloseable {
+final class OverlayMemory implements ReadThrough.Overlay {
   private final NodeMemory base;
   private final Map<Integer, Integer> local = new HashMap<>(); // node -> row of touched
   private final NodeMemory touched;
 
   /** The base as after applying {@code writes} in order (they stay open; the caller owns them). */
-  public OverlayMemory(NodeMemory base, List<MemoryWrite> writes) {
+  OverlayMemory(NodeMemory base, List<MemoryWrite> writes) {
     this.base = base;
     for (MemoryWrite w : writes) {
       for (int v : w.memoryNodes()) {
@@ -38,7 +43,7 @@ public final class OverlayMemory implements MemoryReader, AutoCloseable {
     int[] nodes = new int[local.size()];
     local.forEach((v, row) -> nodes[row] = v);
     int[] rows = new int[nodes.length];
-    java.util.Arrays.setAll(rows, i -> i);
+    Arrays.setAll(rows, i -> i);
     this.touched =
         new NodeMemory(Math.max(1, nodes.length), base.dim(), base.mailboxSize(), base.mailDim());
     touched.copyRows(base, nodes, rows);
@@ -87,8 +92,7 @@ public final class OverlayMemory implements MemoryReader, AutoCloseable {
   }
 
   /** {@code rows} (one per node) with the touched nodes' rows replaced from the overlay. */
-  private Tensor patched(
-      Tensor rows, int[] nodes, java.util.function.Function<int[], Tensor> overlayRows) {
+  private Tensor patched(Tensor rows, int[] nodes, Function<int[], Tensor> overlayRows) {
     int n = 0;
     for (int v : nodes) {
       if (local.containsKey(v)) {

@@ -1,4 +1,4 @@
-package dev.depbloom.step;
+package dev.depbloom.schedule.depbloom;
 
 import dev.depbloom.memory.MemoryWrite;
 import java.util.ArrayList;
