@@ -54,8 +54,7 @@ public final class TemporalGnn extends Module {
     MemoryUpdater u = null;
     LinearImpl map = null;
     if (mem.enabled()) {
-      int mailDim = 2 * mem.dim() + edgeFeatureDim;
-      u = register_module("memory_updater", updater(config, mailDim));
+      u = register_module("memory_updater", updater(config, mem.mailDim(edgeFeatureDim)));
       if (mem.combineNodeFeature() && nodeFeatureDim > 0 && nodeFeatureDim != mem.dim()) {
         map = register_module("node_feat_map", new LinearImpl(nodeFeatureDim, mem.dim()));
       }

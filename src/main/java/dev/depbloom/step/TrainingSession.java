@@ -148,7 +148,7 @@ public final class TrainingSession implements AutoCloseable {
         run.events().nodeCount(),
         config.memory().dim(),
         config.memory().mailboxSize(),
-        2 * config.memory().dim() + run.events().edgeFeatures().dim(),
+        config.memory().mailDim(run.events().edgeFeatures().dim()),
         READ_TIMEOUT_MILLIS);
   }
 

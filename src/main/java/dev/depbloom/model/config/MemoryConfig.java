@@ -47,6 +47,14 @@ public record MemoryConfig(
     LAST
   }
 
+  /**
+   * Width of one mail: {@code [memory of the node || memory of the other endpoint || edge
+   * features]}, TGL's mail for edge features of width {@code edgeFeatureDim}.
+   */
+  public int mailDim(int edgeFeatureDim) {
+    return 2 * dim + edgeFeatureDim;
+  }
+
   static MemoryConfig read(SectionReader r) {
     Kind kind = r.choice("type", Kind.class, Kind.NODE);
     if (kind == Kind.NONE) {

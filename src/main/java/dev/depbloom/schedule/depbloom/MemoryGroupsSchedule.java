@@ -4,6 +4,7 @@ import dev.depbloom.data.InputException;
 import dev.depbloom.schedule.CommitPolicy;
 import dev.depbloom.schedule.EveryRoundExchange;
 import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.MemoryGroupStagger;
 import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
@@ -32,6 +33,7 @@ import java.util.List;
 public final class MemoryGroupsSchedule implements Schedule {
   private final Schedule inner;
   private final int groups;
+  private final MemoryGroupStagger stagger;
 
   public MemoryGroupsSchedule(Schedule inner, int groups) {
     if (groups < 2) {
@@ -39,6 +41,7 @@ public final class MemoryGroupsSchedule implements Schedule {
     }
     this.inner = inner;
     this.groups = groups;
+    this.stagger = new MemoryGroupStagger(groups);
   }
 
   @Override
@@ -58,15 +61,7 @@ public final class MemoryGroupsSchedule implements Schedule {
    * Wikipedia's two groups of 4 chains at rounds 0 and 12 of 46 instead of 0 and 24.)
    */
   int startRound(int group, int epoch) {
-    int rounds = inner.plan(epoch).size();
-    int target = (int) ((long) group * rounds / groups);
-    int start = 0;
-    for (int s : inner.walkStarts(epoch)) {
-      if (Math.abs(s - target) < Math.abs(start - target)) {
-        start = s;
-      }
-    }
-    return start;
+    return stagger.nearest(group, inner.plan(epoch).size(), inner.walkStarts(epoch));
   }
 
   /**

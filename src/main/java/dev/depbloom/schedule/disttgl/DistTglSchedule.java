@@ -2,6 +2,7 @@ package dev.depbloom.schedule.disttgl;
 
 import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.MemoryGroupStagger;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
 import java.util.ArrayList;
@@ -18,19 +19,20 @@ import java.util.List;
  *
  * <p><b>Memory parallelism k.</b> {@code k} groups each keep their own memory copy (view {@code g})
  * and walk all {@code R} chunks of the epoch: group {@code g} starts at chunk {@code floor(g * R /
- * k)} and wraps around, its memory reset when it comes back to chunk 0 — so one epoch trains on
- * every event {@code k} times, once per group. As in DistTGL, a group's memory carries over from
- * one epoch to the next (the wrap, not the epoch, resets it); group 0 starts each epoch at chunk 0,
- * ends on the latest training events, and its memory is what validation continues. Group {@code g}
- * holds devices {@code g * i .. g * i + i - 1}. Rounds never mix a group's chunks from before and
- * after its wrap: a chunk is the unit, so the last chunk may hold fewer than {@code i} batches and
- * leave devices idle for that round.
+ * k)} ({@link MemoryGroupStagger}) and wraps around, its memory reset when it comes back to chunk 0
+ * — so one epoch trains on every event {@code k} times, once per group. As in DistTGL, a group's
+ * memory carries over from one epoch to the next (the wrap, not the epoch, resets it); group 0
+ * starts each epoch at chunk 0, ends on the latest training events, and its memory is what
+ * validation continues. Group {@code g} holds devices {@code g * i .. g * i + i - 1}. Rounds never
+ * mix a group's chunks from before and after its wrap: a chunk is the unit, so the last chunk may
+ * hold fewer than {@code i} batches and leave devices idle for that round.
  */
 public final class DistTglSchedule implements Schedule {
   private final int trainEvents;
   private final int batchSize;
   private final int minibatchParallelism;
   private final int memoryParallelism;
+  private final MemoryGroupStagger stagger;
 
   public DistTglSchedule(
       int trainEvents, int batchSize, int minibatchParallelism, int memoryParallelism) {
@@ -42,6 +44,7 @@ public final class DistTglSchedule implements Schedule {
     this.batchSize = batchSize;
     this.minibatchParallelism = minibatchParallelism;
     this.memoryParallelism = memoryParallelism;
+    this.stagger = new MemoryGroupStagger(memoryParallelism);
   }
 
   @Override
@@ -54,11 +57,6 @@ public final class DistTglSchedule implements Schedule {
     return memoryParallelism;
   }
 
-  /** The chunk group {@code g} starts its walk at. */
-  int startChunk(int group, int chunks) {
-    return (int) ((long) group * chunks / memoryParallelism);
-  }
-
   @Override
   public List<RoundPlan> plan(int epoch) {
     List<int[]> batches = BatchPlan.bounds(0, trainEvents, batchSize);
@@ -69,7 +67,7 @@ public final class DistTglSchedule implements Schedule {
       List<ItemPlan> items = new ArrayList<>();
       List<Integer> resets = new ArrayList<>();
       for (int g = 0; g < memoryParallelism; g++) {
-        int chunk = (r + startChunk(g, chunks)) % chunks;
+        int chunk = (r + stagger.start(g, chunks)) % chunks;
         if (chunk == 0) {
           resets.add(g);
         }
