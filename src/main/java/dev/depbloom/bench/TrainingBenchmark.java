@@ -4,9 +4,9 @@ import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,9 +61,8 @@ public final class TrainingBenchmark {
    */
   public static Result run(TrainingRun run, int warmup, int steps, int rssEvery) {
     Schedule schedule =
-        Schedules.of(
-            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
-    try (TrainingSession session = new TrainingSession(run);
+        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
+    try (TrainingSession session = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(
                 session,

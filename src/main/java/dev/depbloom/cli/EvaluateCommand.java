@@ -2,10 +2,10 @@ package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
 import dev.depbloom.eval.TestMetrics;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.train.ProgressReporter;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.Trainer;
+import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;

@@ -7,11 +7,10 @@ import dev.depbloom.bench.ScheduleComparison;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.observe.DeviceProjection;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.TrainingRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -190,9 +189,9 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
     o.putAll(overrides);
     o.put("train.epoch", String.valueOf(epochs));
-    ModelConfig config =
+    RunConfig config =
         RunSetup.withAttentionInput(
-            ModelZoo.config(model, o), events, o.containsKey("gnn.dim_time"), err);
+            RunConfig.zoo(model, o), events, o.containsKey("gnn.dim_time"), err);
     int cores = Runtime.getRuntime().availableProcessors();
     int w = workers != null ? workers : cores;
     TrainingRun base =

@@ -4,10 +4,9 @@ import dev.depbloom.bench.TrainingBenchmark;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -83,10 +82,10 @@ final class TrainBenchCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
     Split split = Split.of(events);
-    ModelConfig config =
+    RunConfig config =
         RunSetup.withResolvedSchedule(
             RunSetup.withAttentionInput(
-                ModelZoo.config(model, overrides),
+                RunConfig.zoo(model, overrides),
                 events,
                 overrides.containsKey("gnn.dim_time"),
                 err),

@@ -7,19 +7,16 @@ import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.RankEnvironment;
 import dev.depbloom.eval.TestMetrics;
-import dev.depbloom.model.config.ConfigReader;
-import dev.depbloom.model.config.ConfigWriter;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.observe.ChromeTrace;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.ProgressReporter;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.RunSummary;
 import dev.depbloom.train.Trainer;
+import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -222,7 +219,7 @@ final class TrainCommand implements Callable<Integer> {
     LoadOptions options = load.toLoadOptions(err);
     EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
     Split split = Split.of(events);
-    ModelConfig cfg =
+    RunConfig cfg =
         RunSetup.withResolvedSchedule(
             RunSetup.withAttentionInput(
                 resolveConfig(),
@@ -254,7 +251,7 @@ final class TrainCommand implements Callable<Integer> {
       RunDirectory dir = null;
       if (collective.rank() == 0) {
         dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
-        dir.writeConfig(ConfigWriter.toYaml(cfg));
+        dir.writeConfig(cfg.toYaml());
         ObjectNode info =
             RunSetup.runInfo(
                 run,
@@ -325,7 +322,7 @@ final class TrainCommand implements Callable<Integer> {
       if (writer) {
         trainer.addListener(
             new ProgressReporter(
-                System.err, run.config().train().epochs(), System.console() != null));
+                System.err, run.model().train().epochs(), System.console() != null));
       }
       err.printf(
           "depbloom: %s%s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; schedule %s on %d"
@@ -379,7 +376,7 @@ final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  private ModelConfig resolveConfig() {
+  private RunConfig resolveConfig() {
     Map<String, String> o = new LinkedHashMap<>(overrides);
     if (schedule != null) {
       o.put("schedule.name", schedule);
@@ -401,9 +398,9 @@ final class TrainCommand implements Callable<Integer> {
     }
     if (config != null) {
       String name = config.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-      return ConfigReader.read(config, name, o);
+      return RunConfig.read(config, name, o);
     }
-    return ModelZoo.config(model, o);
+    return RunConfig.zoo(model, o);
   }
 
   private static Path defaultOut(String model) {

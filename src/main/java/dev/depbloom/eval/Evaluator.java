@@ -10,8 +10,8 @@ import dev.depbloom.observe.PhaseListener;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.step.BatchScores;
 import dev.depbloom.step.ScoredMemory;
+import dev.depbloom.step.SessionSpec;
 import dev.depbloom.step.TrainingDivergedException;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.TensorRuntime;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ public final class Evaluator {
   private static final long TEST = RandomStreams.key("test");
   private static final long REPLAY = RandomStreams.key("replay");
 
-  private final TrainingRun run;
+  private final SessionSpec run;
   private final ModelConfig config;
   private final Split split;
   private final TrainingSession session;
@@ -49,7 +49,7 @@ public final class Evaluator {
    */
   public Evaluator(TrainingSession session, PhaseListener listener) {
     this.session = session;
-    this.run = session.run();
+    this.run = session.spec();
     this.config = run.config();
     this.split = run.split();
     this.listener = listener;

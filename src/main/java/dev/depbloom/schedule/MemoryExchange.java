@@ -83,7 +83,7 @@ final class MemoryExchange implements AutoCloseable {
           }
           for (int[] b : session.bounds(f.starts().get(p - 1), f.starts().get(p))) {
             long[] keys = {PREFILL, epoch, b[0], view};
-            long stream = RandomStreams.derive(session.run().seed(), keys);
+            long stream = RandomStreams.derive(session.spec().seed(), keys);
             Batch batch = session.batch(round.index(), b[0], b[1], 0, keys);
             session
                 .step()

@@ -104,7 +104,7 @@ final class RoundPlanner {
         item.view() == 0
             ? new long[] {TRAIN, epoch, item.start()}
             : new long[] {TRAIN, epoch, item.start(), item.view()};
-    long stream = RandomStreams.derive(session.run().seed(), keys);
+    long stream = RandomStreams.derive(session.spec().seed(), keys);
     Batch batch = session.batch(round.index(), item.events(), 1, keys);
     int shards =
         link != ReadThrough.NONE

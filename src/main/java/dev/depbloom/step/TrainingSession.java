@@ -26,7 +26,7 @@ public final class TrainingSession implements AutoCloseable {
   /** How long a memory read waits for a pending write before the run fails. */
   public static final long READ_TIMEOUT_MILLIS = 300_000;
 
-  private final TrainingRun run;
+  private final SessionSpec spec;
   private final Replica replica;
   private final MemoryStore memory; // null without memory
   private final List<NeighborSampler> samplers; // one per view; empty without sampling
@@ -36,53 +36,54 @@ public final class TrainingSession implements AutoCloseable {
   private final DeviceStep step;
 
   /** A session whose replica lives on this process's device ({@link RankDevice#forThisProcess}). */
-  public TrainingSession(TrainingRun run) {
-    this(run, RankDevice.forThisProcess());
+  public TrainingSession(SessionSpec spec) {
+    this(spec, RankDevice.forThisProcess());
   }
 
   /** A session whose replica lives on {@code device} (node memory stays on the host). */
-  public TrainingSession(TrainingRun run, RankDevice device) {
-    this.run = run;
-    ModelConfig config = run.config();
-    TensorRuntime.applyThreads(run.threads());
-    int edgeDim = run.events().edgeFeatures().dim();
-    int views = config.schedule().memoryViews();
+  public TrainingSession(SessionSpec spec, RankDevice device) {
+    this.spec = spec;
+    ModelConfig config = spec.config();
+    TensorRuntime.applyThreads(spec.threads());
+    int edgeDim = spec.events().edgeFeatures().dim();
+    int views = spec.memoryViews();
     this.replica =
         new Replica(
             config,
-            run.events().nodeFeatures().dim(),
+            spec.events().nodeFeatures().dim(),
             edgeDim,
-            config.schedule().learningRate(config.train().learningRate()),
-            RandomStreams.derive(run.seed(), RandomStreams.key("init")),
+            spec.learningRate(),
+            RandomStreams.derive(spec.seed(), RandomStreams.key("init")),
             device);
-    this.memory = config.memory().enabled() ? memoryStore(run, views) : null;
+    this.memory = config.memory().enabled() ? memoryStore(spec, views) : null;
     this.samplers = new ArrayList<>();
-    this.csr = config.sampling().enabled() ? TemporalCsr.build(run.events(), true) : null;
+    this.csr = config.sampling().enabled() ? TemporalCsr.build(spec.events(), true) : null;
     if (csr != null) {
       for (int v = 0; v < views; v++) {
-        samplers.add(sampler(run, csr));
+        samplers.add(sampler(spec, csr));
       }
     }
-    this.negatives = NegativeSampler.forStream(run.events(), run.events().bipartite(), run.seed());
+    this.negatives =
+        NegativeSampler.forStream(spec.events(), spec.events().bipartite(), spec.seed());
     this.planner = new BatchPlanner(config);
-    this.step = new DeviceStep(replica, run.events());
+    this.step = new DeviceStep(replica, spec.events());
   }
 
-  private static NeighborSampler sampler(TrainingRun run, TemporalCsr csr) {
-    var s = run.config().sampling();
+  private static NeighborSampler sampler(SessionSpec spec, TemporalCsr csr) {
+    var s = spec.config().sampling();
     SamplerConfig sc =
         new SamplerConfig(
             s.strategy(),
             s.neighbors(),
             s.history(),
             s.history() > 1 ? s.duration() : 0,
-            run.samplerThreads(),
-            RandomStreams.derive(run.seed(), RandomStreams.key("sampler")));
+            spec.samplerThreads(),
+            RandomStreams.derive(spec.seed(), RandomStreams.key("sampler")));
     return NeighborSamplerFactory.create(sc, csr);
   }
 
-  public TrainingRun run() {
-    return run;
+  public SessionSpec spec() {
+    return spec;
   }
 
   public Replica replica() {
@@ -112,7 +113,7 @@ public final class TrainingSession implements AutoCloseable {
    * only on the stream and the seed); null for models that read no neighbors. The caller closes it.
    */
   public NeighborSampler newSampler() {
-    return csr == null ? null : sampler(run, csr);
+    return csr == null ? null : sampler(spec, csr);
   }
 
   /** Time starts over for one view: its memory and its sampler's cursors are reset. */
@@ -138,17 +139,17 @@ public final class TrainingSession implements AutoCloseable {
     if (memory == null) {
       throw new IllegalStateException("the model has no memory");
     }
-    return memoryStore(run, 1);
+    return memoryStore(spec, 1);
   }
 
-  private static MemoryStore memoryStore(TrainingRun run, int views) {
-    ModelConfig config = run.config();
+  private static MemoryStore memoryStore(SessionSpec spec, int views) {
+    ModelConfig config = spec.config();
     return new MemoryStore(
         views,
-        run.events().nodeCount(),
+        spec.events().nodeCount(),
         config.memory().dim(),
         config.memory().mailboxSize(),
-        config.memory().mailDim(run.events().edgeFeatures().dim()),
+        config.memory().mailDim(spec.events().edgeFeatures().dim()),
         READ_TIMEOUT_MILLIS);
   }
 
@@ -158,18 +159,18 @@ public final class TrainingSession implements AutoCloseable {
    */
   public Batch batch(int index, int start, int end, int k, long... keys) {
     int[] neg = k == 0 ? new int[0] : negatives.sample(k * (end - start), keys);
-    return Batch.of(run.events(), index, start, end, neg);
+    return Batch.of(spec.events(), index, start, end, neg);
   }
 
   /** The batch of the events {@code eventIds} with {@code k} negatives per event, as above. */
   public Batch batch(int index, int[] eventIds, int k, long... keys) {
     int[] neg = k == 0 ? new int[0] : negatives.sample(k * eventIds.length, keys);
-    return Batch.ofEvents(run.events(), index, eventIds, neg);
+    return Batch.ofEvents(spec.events(), index, eventIds, neg);
   }
 
   /** Batch bounds of events {@code [from, to)} with the run's batch size. */
   public List<int[]> bounds(int from, int to) {
-    return BatchPlan.bounds(from, to, run.config().train().batchSize());
+    return BatchPlan.bounds(from, to, spec.config().train().batchSize());
   }
 
   @Override

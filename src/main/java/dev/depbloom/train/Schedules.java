@@ -3,14 +3,12 @@ package dev.depbloom.train;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ScheduleConfig;
-import dev.depbloom.partition.ContiguousPartitioner;
-import dev.depbloom.partition.Partitioner;
-import dev.depbloom.partition.TopologyPartitioner;
+import dev.depbloom.partition.PartitionerKind;
 import dev.depbloom.profile.DependencyProfile;
 import dev.depbloom.profile.ProfileSettings;
 import dev.depbloom.profile.Recommendation;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.schedule.SequentialSchedule;
 import dev.depbloom.schedule.depbloom.DepBloomSchedule;
 import dev.depbloom.schedule.depbloom.MemoryGroupsSchedule;
@@ -26,31 +24,41 @@ public final class Schedules {
    */
   public static Schedule of(ScheduleConfig config, EventStream events, Split split, int batchSize) {
     int trainEvents = split.trainEnd();
-    return switch (config.kind()) {
-      case SEQUENTIAL -> new SequentialSchedule(trainEvents, batchSize);
-      case DISTTGL ->
-          new DistTglSchedule(
-              trainEvents, batchSize, config.minibatchParallelism(), config.memoryParallelism());
-      case DEPBLOOM -> {
-        if (config.needsProfile()) {
-          throw new IllegalStateException("depbloom schedule not resolved: " + config);
-        }
-        if (config.memoryParallelism() == 1) {
-          yield depbloom(config, config.window(), events, trainEvents, batchSize);
-        }
-        MemoryGroupsSchedule groups =
-            memoryGroups(config, config.window(), events, trainEvents, batchSize);
-        int[] shared = groups.sharedStart(1);
-        if (shared != null) {
-          throw sharedStartError(config, shared, events, trainEvents, batchSize);
-        }
-        yield groups;
-      }
-    };
+    // Java 17 has no pattern switch (a preview there): the sealed config's three records in turn
+    if (config instanceof ScheduleConfig.DistTgl d) {
+      return new DistTglSchedule(
+          trainEvents, batchSize, d.minibatchParallelism(), d.memoryParallelism());
+    }
+    if (config instanceof ScheduleConfig.DepBloom d) {
+      return depbloom(d, events, trainEvents, batchSize);
+    }
+    return new SequentialSchedule(trainEvents, batchSize);
+  }
+
+  /** A resolved DepBloom schedule, in memory groups if it has several. */
+  private static Schedule depbloom(
+      ScheduleConfig.DepBloom config, EventStream events, int trainEvents, int batchSize) {
+    if (config.needsProfile()) {
+      throw new IllegalStateException("depbloom schedule not resolved: " + config);
+    }
+    if (config.memoryParallelism() == 1) {
+      return depbloom(config, config.window(), events, trainEvents, batchSize);
+    }
+    MemoryGroupsSchedule groups =
+        memoryGroups(config, config.window(), events, trainEvents, batchSize);
+    int[] shared = groups.sharedStart(1);
+    if (shared != null) {
+      throw sharedStartError(config, shared, events, trainEvents, batchSize);
+    }
+    return groups;
   }
 
   private static DepBloomSchedule depbloom(
-      ScheduleConfig config, int window, EventStream events, int trainEvents, int batchSize) {
+      ScheduleConfig.DepBloom config,
+      int window,
+      EventStream events,
+      int trainEvents,
+      int batchSize) {
     return new DepBloomSchedule(
         events,
         trainEvents,
@@ -58,7 +66,7 @@ public final class Schedules {
         window,
         config.chains(),
         config.microBatches(),
-        partitioner(config.partitioner()),
+        config.partitioner().create(),
         config.refine(),
         config.criticalPath(),
         config.prefill());
@@ -68,7 +76,11 @@ public final class Schedules {
    * {@code config}'s memory groups over its {@code depbloom} schedule with window {@code window}.
    */
   private static MemoryGroupsSchedule memoryGroups(
-      ScheduleConfig config, int window, EventStream events, int trainEvents, int batchSize) {
+      ScheduleConfig.DepBloom config,
+      int window,
+      EventStream events,
+      int trainEvents,
+      int batchSize) {
     return new MemoryGroupsSchedule(
         depbloom(config, window, events, trainEvents, batchSize), config.memoryParallelism());
   }
@@ -79,7 +91,11 @@ public final class Schedules {
    * {@link MemoryGroupsSchedule#groupWindow} would use when it gives every group its own start.
    */
   private static InputException sharedStartError(
-      ScheduleConfig config, int[] shared, EventStream events, int trainEvents, int batchSize) {
+      ScheduleConfig.DepBloom config,
+      int[] shared,
+      EventStream events,
+      int trainEvents,
+      int batchSize) {
     int window = config.window();
     int groups = config.memoryParallelism();
     int windows = (trainEvents + window - 1) / window;
@@ -112,15 +128,6 @@ public final class Schedules {
             + "leave it unset (the dependency profile then chooses one that fits the groups)");
   }
 
-  /** The partitioner of a name in {@link ScheduleConfig#PARTITIONERS}. */
-  public static Partitioner partitioner(String name) {
-    return switch (name) {
-      case "contiguous" -> new ContiguousPartitioner();
-      case "topology" -> new TopologyPartitioner();
-      default -> throw new IllegalArgumentException("unknown partitioner " + name);
-    };
-  }
-
   /** A resolved config and, when the dependency profile chose parameters, why. */
   public record Resolution(ScheduleConfig config, Recommendation recommendation) {}
 
@@ -131,29 +138,30 @@ public final class Schedules {
    */
   public static Resolution resolve(
       ScheduleConfig config, EventStream events, Split split, int batchSize) {
-    if (!config.needsProfile()) {
+    if (!(config instanceof ScheduleConfig.DepBloom d) || !d.needsProfile()) {
       return new Resolution(config, null);
     }
-    ProfileSettings settings = ProfileSettings.of(config.devicesPerGroup(), batchSize);
+    ProfileSettings settings = ProfileSettings.of(d.devicesPerGroup(), batchSize);
     Recommendation r = DependencyProfile.recommend(events, split, settings);
     int window = r.window() > 0 ? r.window() : split.trainEnd();
-    String partitioner = r.partitioner() != null ? r.partitioner() : "contiguous";
-    if (config.chains() != 0 || config.microBatches() != 0) {
+    PartitionerKind partitioner =
+        r.partitioner() != null ? PartitionerKind.of(r.partitioner()) : PartitionerKind.CONTIGUOUS;
+    if (d.chains() != 0 || d.microBatches() != 0) {
       r = null; // the user fixed P and k; only window and partitioner come from the profile
     }
-    ScheduleConfig resolved =
-        config.resolvedWith(
+    ScheduleConfig.DepBloom resolved =
+        d.resolvedWith(
             window,
             partitioner,
-            r != null ? r.chains() : config.chains(),
-            r != null ? r.microBatches() : config.microBatches());
-    if (config.window() == 0 && config.memoryParallelism() > 1) {
+            r != null ? r.chains() : d.chains(),
+            r != null ? r.microBatches() : d.microBatches());
+    if (d.window() == 0 && d.memoryParallelism() > 1) {
       resolved =
-          resolved.resolvedWithWindow(
+          resolved.withWindow(
               MemoryGroupsSchedule.groupWindow(
                   resolved.window(),
                   split.trainEnd(),
-                  config.memoryParallelism(),
+                  d.memoryParallelism(),
                   resolved.chains() * resolved.microBatches() * batchSize));
     }
     return new Resolution(resolved, r);

@@ -19,7 +19,6 @@ import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
 import dev.depbloom.schedule.ValidationChecks;
 import dev.depbloom.step.TrainingDivergedException;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.TensorRuntime;
 import java.util.ArrayList;
@@ -69,11 +68,11 @@ public final class Trainer implements AutoCloseable {
    */
   public Trainer(TrainingRun run, Collective collective) {
     this.run = run;
-    this.config = run.config();
+    this.config = run.model();
     this.collective = collective;
-    this.session = new TrainingSession(run);
+    this.session = new TrainingSession(run.session());
     Schedule schedule =
-        Schedules.of(config.schedule(), run.events(), run.split(), config.train().batchSize());
+        Schedules.of(run.schedule(), run.events(), run.split(), config.train().batchSize());
     try {
       schedule.checkWorldSize(collective.worldSize());
     } catch (RuntimeException e) {

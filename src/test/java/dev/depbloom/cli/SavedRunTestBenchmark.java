@@ -1,9 +1,9 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.eval.TestMetrics;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.Trainer;
+import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 
 /**

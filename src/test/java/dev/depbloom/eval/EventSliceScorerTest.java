@@ -9,9 +9,9 @@ import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.step.BatchScores;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.ScoredMemory;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.Tensors;
+import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -107,10 +107,10 @@ class EventSliceScorerTest {
    * memory and mail.
    */
   private static float[][] replay(TrainingRun run, int workers) {
-    try (TrainingSession s = new TrainingSession(run);
+    try (TrainingSession s = new TrainingSession(run.session());
         MemoryStore memory = s.freshMemory();
         EventSliceScorer scorer =
-            new EventSliceScorer(s.step(), s.planner(), run.config(), Math.max(1, workers))) {
+            new EventSliceScorer(s.step(), s.planner(), run.model(), Math.max(1, workers))) {
       s.replica().model().eval();
       for (int i = 0; i < 2; i++) {
         Batch batch = s.batch(i, 300 * i, 300 * i + 300, 0, 5, 0, 300 * i);
@@ -140,9 +140,9 @@ class EventSliceScorerTest {
    * scores, negative scores, memory and mail of each memory scored, the session's first.
    */
   private static float[][] scoreMemories(TrainingRun run, boolean trained, Other other) {
-    try (TrainingSession s = new TrainingSession(run);
+    try (TrainingSession s = new TrainingSession(run.session());
         MemoryStore second = s.freshMemory();
-        EventSliceScorer scorer = new EventSliceScorer(s.step(), s.planner(), run.config(), 2)) {
+        EventSliceScorer scorer = new EventSliceScorer(s.step(), s.planner(), run.model(), 2)) {
       scorer.eventsPerPass(7);
       s.replica().model().eval();
       TestNegatives negatives = new TestNegatives(run.events(), run.seed());
@@ -198,9 +198,9 @@ class EventSliceScorerTest {
    * from the whole batch.)
    */
   private static float[][] score(TrainingRun run, int eventsPerPass, int workers) {
-    try (TrainingSession s = new TrainingSession(run);
+    try (TrainingSession s = new TrainingSession(run.session());
         EventSliceScorer scorer =
-            new EventSliceScorer(s.step(), s.planner(), run.config(), workers)) {
+            new EventSliceScorer(s.step(), s.planner(), run.model(), workers)) {
       scorer.eventsPerPass(Math.max(0, eventsPerPass));
       s.replica().model().eval();
       TestNegatives negatives = new TestNegatives(run.events(), run.seed());

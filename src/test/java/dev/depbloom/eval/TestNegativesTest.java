@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
+import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -53,7 +53,7 @@ class TestNegativesTest {
   void theApNegativeIsTheOneValidationDrawsAndMayEqualTheDestination() {
     EventStream events = threeDestinations();
     TrainingRun run = TinyStreams.tinyRun(events, "tgn", 3);
-    try (TrainingSession session = new TrainingSession(run)) {
+    try (TrainingSession session = new TrainingSession(run.session())) {
       Batch test = new TestNegatives(events, 3).batch(1, 100, 200, 20, 11, 0, 100);
       Batch validationStyle = session.batch(1, 100, 200, 1, 11, 0, 100);
       int[] ap = Arrays.copyOfRange(test.roots(), 200, 300);

@@ -7,11 +7,11 @@ import dev.depbloom.data.ZeroFeatureMatrix;
 import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.load.LoadOptions;
-import dev.depbloom.model.config.ModelZoo;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -62,10 +62,10 @@ public final class TestPassBenchmark {
       o = Map.of("train.eval_negatives", String.valueOf(k), "gnn.dim_time", "100");
     }
     TrainingRun run =
-        new TrainingRun(events, "bench", Split.of(events), ModelZoo.config(model, o), 0, budget, 2);
-    try (TrainingSession s = new TrainingSession(run);
+        new TrainingRun(events, "bench", Split.of(events), RunConfig.zoo(model, o), 0, budget, 2);
+    try (TrainingSession s = new TrainingSession(run.session());
         EventSliceScorer scorer =
-            new EventSliceScorer(s.step(), s.planner(), run.config(), budget.workers())) {
+            new EventSliceScorer(s.step(), s.planner(), run.model(), budget.workers())) {
       s.replica().model().eval();
       TensorRuntime.applyThreads(budget);
       TestNegatives negatives = new TestNegatives(run.events(), 0);

@@ -5,14 +5,14 @@ import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.memory.NodeMemory;
-import dev.depbloom.model.config.ModelZoo;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -55,7 +55,7 @@ public final class ScheduleRuns {
         events,
         "tiny",
         Split.of(events),
-        ModelZoo.config(model, o),
+        RunConfig.zoo(model, o),
         3,
         new ThreadBudget(1, 1, workers),
         1);
@@ -74,11 +74,10 @@ public final class ScheduleRuns {
   /** As {@link #train(TrainingRun, int, CommitPolicy)}, the replica on {@code device}. */
   public static State train(TrainingRun run, int epochs, CommitPolicy commit, RankDevice device) {
     Schedule schedule =
-        Schedules.of(
-            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
+        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
     List<Double> losses = new ArrayList<>();
     try (StepScope scope = new StepScope();
-        TrainingSession s = new TrainingSession(run, device);
+        TrainingSession s = new TrainingSession(run.session(), device);
         RoundRunner runner =
             new RoundRunner(
                 s,

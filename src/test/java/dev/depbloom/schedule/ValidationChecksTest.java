@@ -3,11 +3,11 @@ package dev.depbloom.schedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingListener;
+import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;

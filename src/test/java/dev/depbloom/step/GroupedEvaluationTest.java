@@ -6,6 +6,7 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.tensor.Tensors;
+import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class GroupedEvaluationTest {
 
   /** Positive scores, negative scores and final memory over three batches with 6 negatives. */
   private static float[][] score(TrainingRun run, boolean inGroups) {
-    try (TrainingSession s = new TrainingSession(run);
+    try (TrainingSession s = new TrainingSession(run.session());
         Steps steps = new Steps(s)) {
       s.replica().model().eval();
       float[] pos = new float[0];

@@ -13,9 +13,12 @@ import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.SigmoidTanh;
+import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.TrainingRun;
 import java.util.Map;
 import org.bytedeco.pytorch.GRUCellImpl;
 import org.bytedeco.pytorch.NoGradGuard;
@@ -146,7 +149,7 @@ class MemorySemanticsTest {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       // the run's events: times relative to the first event, as training reads them
-      Batch batch = Batch.of(session.run().events(), 0, 0, 3, new int[] {4, 4, 4});
+      Batch batch = Batch.of(session.spec().events(), 0, 0, 3, new int[] {4, 4, 4});
       if (train) {
         model.train(true);
         step.train(0, 0, 3, 1);
@@ -161,7 +164,14 @@ class MemorySemanticsTest {
   private TrainingSession session() {
     return new TrainingSession(
         new TrainingRun(
-            events, "hand-built", Split.of(events), config, 7, new ThreadBudget(1, 1), 1));
+                events,
+                "hand-built",
+                Split.of(events),
+                new RunConfig(config, ScheduleConfig.SEQUENTIAL),
+                7,
+                new ThreadBudget(1, 1),
+                1)
+            .session());
   }
 
   /** libtorch's GRUCell with the updater's parameters, for concatenated {@code [mail || time]}. */

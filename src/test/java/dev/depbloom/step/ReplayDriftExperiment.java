@@ -6,11 +6,12 @@ import dev.depbloom.data.Split;
 import dev.depbloom.data.ZeroFeatureMatrix;
 import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.eval.RankingMetrics;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -57,13 +58,13 @@ public final class ReplayDriftExperiment {
             events,
             "wiki",
             Split.of(events),
-            ModelZoo.config(model, o),
+            RunConfig.zoo(model, o),
             0,
             new ThreadBudget(1, 2, 1),
             2);
     TensorRuntime.applyThreads(run.threads());
     Split split = run.split();
-    try (TrainingSession s = new TrainingSession(run);
+    try (TrainingSession s = new TrainingSession(run.session());
         Steps steps = new Steps(s)) {
       List<int[]> train = s.bounds(0, split.trainEnd());
       List<int[]> val = s.bounds(split.trainEnd(), split.valEnd());

@@ -6,6 +6,7 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.tensor.Tensors;
+import dev.depbloom.train.TrainingRun;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,7 +21,7 @@ class ReplayEquivalenceTest {
   void replayLeavesMemoryExactlyAsAFullEvaluationPass(String model) {
     EventStream events = TinyStreams.random(80, 1500, 3, 21);
     TrainingRun run = TinyStreams.tinyRun(events, model, 3);
-    try (TrainingSession s = new TrainingSession(run);
+    try (TrainingSession s = new TrainingSession(run.session());
         Steps steps = new Steps(s)) {
       s.replica().model().eval();
       NodeMemory m = s.memory().view(0);

@@ -19,7 +19,7 @@ public final class Steps implements AutoCloseable {
 
   public Steps(TrainingSession session) {
     this.session = session;
-    TrainingRun run = session.run();
+    SessionSpec run = session.spec();
     this.runner =
         new RoundRunner(
             session,

@@ -34,9 +34,9 @@ class CheckpointTest {
     EventStream events = TinyStreams.random(60, 700, 2, 4);
     Path file = dir.resolve(model + ".pt");
     try (StepScope scope = new StepScope();
-        TrainingSession a = new TrainingSession(TinyStreams.tinyRun(events, model, 1));
+        TrainingSession a = new TrainingSession(TinyStreams.tinyRun(events, model, 1).session());
         Steps stepsA = new Steps(a);
-        TrainingSession b = new TrainingSession(TinyStreams.tinyRun(events, model, 1));
+        TrainingSession b = new TrainingSession(TinyStreams.tinyRun(events, model, 1).session());
         Steps stepsB = new Steps(b)) {
       a.replica().model().train(true);
       for (int i = 0; i < 3; i++) {

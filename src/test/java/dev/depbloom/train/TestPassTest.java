@@ -9,8 +9,6 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.eval.TestMetrics;
-import dev.depbloom.model.config.ModelZoo;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.tensor.ThreadBudget;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -35,7 +33,7 @@ class TestPassTest {
     o.put("train.lr", "0.01");
     o.put("train.eval_negatives", String.valueOf(evalNegatives));
     return new TrainingRun(
-        events, "tiny", Split.of(events), ModelZoo.config(model, o), 4, new ThreadBudget(1, 1), 1);
+        events, "tiny", Split.of(events), RunConfig.zoo(model, o), 4, new ThreadBudget(1, 1), 1);
   }
 
   /** Trains one epoch, then tests its checkpoint once per pass size. */

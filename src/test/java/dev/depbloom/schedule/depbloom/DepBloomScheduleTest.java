@@ -9,18 +9,18 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
 import dev.depbloom.schedule.ScheduleRuns;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -289,17 +289,17 @@ class DepBloomScheduleTest {
             events,
             "hand-built",
             new Split(8, 8, 8),
-            ModelZoo.config("jodie", o),
+            RunConfig.zoo("jodie", o),
             1,
             new ThreadBudget(1, 1, 1),
             1);
-    Schedule schedule = Schedules.of(run.config().schedule(), events, run.split(), 2);
+    Schedule schedule = Schedules.of(run.schedule(), events, run.split(), 2);
     List<RoundPlan> rounds = schedule.plan(1);
     assertEquals(2, rounds.size());
     assertFalse(rounds.get(0).mergeViews());
     assertTrue(rounds.get(1).mergeViews());
     try (StepScope scope = new StepScope();
-        TrainingSession s = new TrainingSession(run);
+        TrainingSession s = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(s, schedule, 1, new InProcessCollective(), new LastWinsCommit())) {
       runner.run(rounds.get(0), rounds.get(1), 1);

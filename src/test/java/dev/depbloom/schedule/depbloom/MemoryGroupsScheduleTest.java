@@ -10,12 +10,13 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ScheduleConfig;
 import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.partition.PartitionerKind;
 import dev.depbloom.partition.TopologyPartitioner;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.schedule.ScheduleRuns;
 import dev.depbloom.train.Schedules;
 import java.util.ArrayList;
@@ -238,7 +239,8 @@ class MemoryGroupsScheduleTest {
             InputException.class,
             () ->
                 Schedules.of(
-                    ScheduleConfig.depbloom(groups, window, "contiguous", 2, 1, false, false, true),
+                    ScheduleConfig.depbloom(
+                        groups, window, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true),
                     events,
                     split,
                     100));
@@ -251,7 +253,14 @@ class MemoryGroupsScheduleTest {
     Schedule ok =
         Schedules.of(
             ScheduleConfig.depbloom(
-                groups, Integer.parseInt(w.group(1)), "contiguous", 2, 1, false, false, true),
+                groups,
+                Integer.parseInt(w.group(1)),
+                PartitionerKind.CONTIGUOUS,
+                2,
+                1,
+                false,
+                false,
+                true),
             events,
             split,
             100);

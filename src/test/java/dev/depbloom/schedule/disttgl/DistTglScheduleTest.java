@@ -7,17 +7,17 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
-import dev.depbloom.step.TrainingRun;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +86,7 @@ class DistTglScheduleTest {
             events,
             "hand-built",
             new Split(18, 18, 18),
-            ModelZoo.config(
+            RunConfig.zoo(
                 "jodie",
                 Map.of(
                     "memory.dim_out", "4",
@@ -98,9 +98,9 @@ class DistTglScheduleTest {
             1,
             new ThreadBudget(1, 1, 2),
             1);
-    Schedule schedule = Schedules.of(run.config().schedule(), events, run.split(), 2);
+    Schedule schedule = Schedules.of(run.schedule(), events, run.split(), 2);
     try (StepScope scope = new StepScope();
-        TrainingSession s = new TrainingSession(run);
+        TrainingSession s = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(s, schedule, 2, new InProcessCollective(), new LastWinsCommit())) {
       for (RoundPlan r : schedule.plan(1)) {

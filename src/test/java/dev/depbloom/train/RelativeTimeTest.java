@@ -1,4 +1,4 @@
-package dev.depbloom.step;
+package dev.depbloom.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,15 +1,23 @@
-package dev.depbloom.model.config;
+package dev.depbloom.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.depbloom.model.config.ConfigException;
+import dev.depbloom.partition.PartitionerKind;
+import dev.depbloom.train.RunConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The schedule section: defaults, how devices and DistTGL's i x k resolve, errors naming keys. */
 class ScheduleConfigTest {
   private static ScheduleConfig schedule(Map<String, String> overrides) {
-    return ModelZoo.config("tgn", overrides).schedule();
+    return RunConfig.zoo("tgn", overrides).schedule();
+  }
+
+  /** The schedule of a depbloom config. */
+  private static ScheduleConfig.DepBloom depbloom(Map<String, String> overrides) {
+    return (ScheduleConfig.DepBloom) schedule(overrides);
   }
 
   @Test
@@ -88,8 +96,8 @@ class ScheduleConfigTest {
 
   @Test
   void theResolvedScheduleSurvivesTheConfigFile() {
-    ModelConfig c =
-        ModelZoo.config(
+    RunConfig c =
+        RunConfig.zoo(
             "apan",
             Map.of(
                 "schedule.name",
@@ -98,20 +106,21 @@ class ScheduleConfigTest {
                 "4",
                 "schedule.memory_parallelism",
                 "2"));
-    assertEquals(c, ConfigReader.parse(ConfigWriter.toYaml(c), "written", "apan", Map.of()));
+    assertEquals(c, RunConfig.parse(c.toYaml(), "written", "apan", Map.of()));
   }
 
   @Test
   void depbloomResolvesChainsAndMicroBatchesFromTheDevicesAndLeavesTheRestToTheProfile() {
-    ScheduleConfig c =
-        schedule(
+    ScheduleConfig.DepBloom c =
+        depbloom(
             Map.of("schedule.name", "depbloom", "schedule.devices", "8", "schedule.chains", "2"));
     assertEquals(2, c.chains());
     assertEquals(4, c.microBatches());
     assertEquals(8, c.devices());
     assertEquals(2, c.memoryViews());
     assertEquals(true, c.needsProfile(), "window and partitioner are still open");
-    ScheduleConfig open = schedule(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
+    ScheduleConfig.DepBloom open =
+        depbloom(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
     assertEquals(4, open.devices());
     assertEquals(0, open.chains());
     ScheduleConfig all =
@@ -123,10 +132,11 @@ class ScheduleConfigTest {
                 "schedule.chains", "2",
                 "schedule.micro_batches", "2",
                 "schedule.refine", "false"));
-    assertEquals(ScheduleConfig.depbloom(6000, "topology", 2, 2, false, true, true), all);
+    assertEquals(
+        ScheduleConfig.depbloom(6000, PartitionerKind.TOPOLOGY, 2, 2, false, true, true), all);
     assertEquals(false, all.needsProfile());
-    ScheduleConfig auto =
-        schedule(
+    ScheduleConfig.DepBloom auto =
+        depbloom(
             Map.of(
                 "schedule.name", "depbloom",
                 "schedule.devices", "4",
@@ -158,8 +168,8 @@ class ScheduleConfigTest {
 
   @Test
   void depbloomMemoryGroupsSplitTheDevicesBeforeChainsAndMicroBatches() {
-    ScheduleConfig c =
-        schedule(
+    ScheduleConfig.DepBloom c =
+        depbloom(
             Map.of(
                 "schedule.name", "depbloom",
                 "schedule.devices", "8",
@@ -171,10 +181,12 @@ class ScheduleConfigTest {
     assertEquals(4, c.devicesPerGroup());
     assertEquals(8, c.devices());
     assertEquals(4, c.memoryViews(), "2 groups x 2 chains");
-    ScheduleConfig resolved = c.resolvedWith(6000, "topology", 9, 9);
-    assertEquals(ScheduleConfig.depbloom(2, 6000, "topology", 2, 2, true, true, true), resolved);
-    ModelConfig m =
-        ModelZoo.config(
+    ScheduleConfig resolved = c.resolvedWith(6000, PartitionerKind.TOPOLOGY, 9, 9);
+    assertEquals(
+        ScheduleConfig.depbloom(2, 6000, PartitionerKind.TOPOLOGY, 2, 2, true, true, true),
+        resolved);
+    RunConfig m =
+        RunConfig.zoo(
             "tgn",
             Map.of(
                 "schedule.name", "depbloom",
@@ -184,7 +196,7 @@ class ScheduleConfigTest {
                 "schedule.chains", "2",
                 "schedule.micro_batches", "1"));
     assertEquals(4, m.schedule().devices());
-    assertEquals(m, ConfigReader.parse(ConfigWriter.toYaml(m), "written", "tgn", Map.of()));
+    assertEquals(m, RunConfig.parse(m.toYaml(), "written", "tgn", Map.of()));
     ConfigException e =
         assertThrows(
             ConfigException.class,
@@ -202,14 +214,14 @@ class ScheduleConfigTest {
 
   @Test
   void prefillIsADepbloomOptionOverContiguousChains() {
-    ScheduleConfig p =
-        schedule(
+    ScheduleConfig.DepBloom p =
+        depbloom(
             Map.of(
                 "schedule.name", "depbloom", "schedule.devices", "4", "schedule.prefill", "true"));
     assertEquals(true, p.prefill());
-    assertEquals("contiguous", p.partitioner(), "an unset partitioner becomes contiguous");
-    ModelConfig m =
-        ModelZoo.config(
+    assertEquals("contiguous", p.partitioner().label(), "an unset partitioner becomes contiguous");
+    RunConfig m =
+        RunConfig.zoo(
             "tgn",
             Map.of(
                 "schedule.name", "depbloom",
@@ -217,7 +229,7 @@ class ScheduleConfigTest {
                 "schedule.window", "6000",
                 "schedule.chains", "4",
                 "schedule.prefill", "true"));
-    assertEquals(m, ConfigReader.parse(ConfigWriter.toYaml(m), "written", "tgn", Map.of()));
+    assertEquals(m, RunConfig.parse(m.toYaml(), "written", "tgn", Map.of()));
     ConfigException e =
         assertThrows(
             ConfigException.class,
