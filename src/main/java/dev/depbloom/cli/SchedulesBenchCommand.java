@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -219,7 +220,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
                 checkDevices,
                 dir.resolve("runs"),
                 groups,
-                new java.util.TreeSet<>(disttglK),
+                new TreeSet<>(disttglK),
                 validationsPerEpoch),
             row -> {
               err.printf(

@@ -74,8 +74,8 @@ public final class Evaluator {
   public double check(int epoch, int view, int position) {
     session.replica().model().eval();
     try (NeighborSampler sampler = session.newSampler()) {
-      if (session.memory() == null) {
-        return validate(epoch, null, null, 0, sampler).ap();
+      if (session.memory().isNone()) {
+        return validate(epoch, null, session.memory(), 0, sampler).ap();
       }
       try (MemoryStore copy = session.freshMemory()) {
         int[] all = new int[run.events().nodeCount()];
@@ -90,8 +90,8 @@ public final class Evaluator {
   }
 
   /**
-   * Validation AP, AUC and loss of view {@code view} of {@code memory} (null: no memory), reported
-   * to the listener as {@code phase} (null: a check inside an epoch, not reported).
+   * Validation AP, AUC and loss of view {@code view} of {@code memory}, reported to the listener as
+   * {@code phase} (null: a check inside an epoch, not reported).
    */
   private Validation validate(
       int epoch, Phase phase, MemoryStore memory, int view, NeighborSampler sampler) {
@@ -149,7 +149,7 @@ public final class Evaluator {
    * run on all workers. The metrics' wall time counts from {@code startNanos}.
    */
   public TestMetrics test(int epoch, int view, long startNanos) {
-    boolean memory = session.memory() != null;
+    boolean memory = !session.memory().isNone();
     session.replica().model().eval();
     // one worker's budget (see Trainer); the replay's per-batch products are small, and with the
     // BLAS threads of all workers each one waited for a helper thread that a loaded machine may
@@ -160,7 +160,7 @@ public final class Evaluator {
     try (EventSliceScorer scorer =
             new EventSliceScorer(
                 session.step(), session.planner(), config, run.threads().workers());
-        MemoryStore replayed = memory ? session.freshMemory() : null) {
+        MemoryStore replayed = session.freshMemory()) {
       scorer.eventsPerPass(testEventsPerPass);
       List<ScoredMemory> memories = List.of();
       if (memory) {

@@ -145,8 +145,8 @@ public final class EventSliceScorer implements AutoCloseable {
 
   /**
    * Scores {@code batch} (roots {@code [src | dst | neg_1 .. neg_k]}) reading memory view {@code
-   * view} ({@code memory} null for memory-less models); then, if {@code write}, writes the batch's
-   * memory into that view. {@code stream} keys the batch's neighbor samples.
+   * view} ({@link MemoryStore#none()} for memory-less models); then, if {@code write}, writes the
+   * batch's memory into that view. {@code stream} keys the batch's neighbor samples.
    */
   public BatchScores score(
       Batch batch,
@@ -156,7 +156,7 @@ public final class EventSliceScorer implements AutoCloseable {
       int view,
       boolean write) {
     List<ScoredMemory> memories =
-        memory == null ? List.of() : List.of(new ScoredMemory(memory, view));
+        memory.isNone() ? List.of() : List.of(new ScoredMemory(memory, view));
     return score(batch, stream, sampler, memories, write).get(0);
   }
 
@@ -409,7 +409,7 @@ public final class EventSliceScorer implements AutoCloseable {
   private static int positionsPerRoot(SamplingConfig sampling) {
     long perSnapshot = 1;
     long layer = 1;
-    for (int fanout : sampling.enabled() ? sampling.neighbors() : java.util.List.<Integer>of()) {
+    for (int fanout : sampling.enabled() ? sampling.neighbors() : List.<Integer>of()) {
       layer *= fanout;
       perSnapshot += layer;
     }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -32,7 +33,7 @@ public final class ChromeTrace {
   public synchronized void span(
       int track, String name, long startNanos, long durationNanos, int round) {
     if (size + 5 > spans.length) {
-      spans = java.util.Arrays.copyOf(spans, spans.length * 2);
+      spans = Arrays.copyOf(spans, spans.length * 2);
     }
     int n = names.indexOf(name);
     if (n < 0) {

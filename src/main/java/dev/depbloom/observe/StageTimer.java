@@ -1,5 +1,6 @@
 package dev.depbloom.observe;
 
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -92,6 +93,6 @@ public final class StageTimer {
   }
 
   public void reset() {
-    java.util.Arrays.fill(nanos, 0);
+    Arrays.fill(nanos, 0);
   }
 }

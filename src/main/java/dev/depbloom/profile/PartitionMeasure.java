@@ -4,6 +4,7 @@ import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.partition.WindowPartition;
+import java.util.Arrays;
 
 /**
  * How one partitioner does at one window size and chain count over a range of events: the range is
@@ -69,7 +70,7 @@ public record PartitionMeasure(
       int microBatches) {
     int[][] sequential = BatchedReads.sequentialVersions(events, from, to, batchSize);
     int[] snapshot = new int[events.nodeCount()];
-    java.util.Arrays.fill(snapshot, -1);
+    Arrays.fill(snapshot, -1);
     ByRule batched = ByRule.NONE;
     ByRule refined = ByRule.NONE;
     long cross = 0;
@@ -79,7 +80,7 @@ public record PartitionMeasure(
     LostDependencies own = LostDependencies.NONE;
     MergeTies ties = MergeTies.NONE;
     int[] previousTouch = new int[events.nodeCount()];
-    java.util.Arrays.fill(previousTouch, -1);
+    Arrays.fill(previousTouch, -1);
     for (int[] w : BatchPlan.bounds(from, to, window)) {
       WindowPartition p = partitioner.partition(events, w[0], w[1], chains);
       windows++;

@@ -5,6 +5,7 @@ import dev.depbloom.partition.TopologyPartitioner;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * What a {@link DependencyProfile} measures: {@code devices} G, micro-batch size B, the candidate
@@ -64,9 +65,7 @@ public record ProfileSettings(
 
   /** Chain counts P that divide G, ascending. */
   public int[] chainCounts() {
-    return java.util.stream.IntStream.rangeClosed(1, devices)
-        .filter(p -> devices % p == 0)
-        .toArray();
+    return IntStream.rangeClosed(1, devices).filter(p -> devices % p == 0).toArray();
   }
 
   /**

@@ -74,7 +74,7 @@ final class MemoryExchange implements AutoCloseable {
     long t0 = System.nanoTime();
     long bytes = 0;
     MemoryStore memory = session.memory();
-    if (memory != null) {
+    if (!memory.isNone()) {
       try (NeighborSampler sampler = session.newSampler()) {
         for (int p = 1; p < f.views().size(); p++) {
           int view = f.views().get(p);

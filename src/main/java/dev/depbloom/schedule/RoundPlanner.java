@@ -78,7 +78,7 @@ final class RoundPlanner {
     List<StageTimer> timers = new ArrayList<>();
     List<Long> sampleNanos = new ArrayList<>();
     Function<ItemPlan, ReadThrough> links =
-        session.memory() != null ? refinement.links(round) : Refinement.NONE.links(round);
+        session.memory().isNone() ? Refinement.NONE.links(round) : refinement.links(round);
     for (ItemPlan item : round.items()) {
       if (schedule.rankOf(item.device(), collective.worldSize()) != collective.rank()) {
         continue;

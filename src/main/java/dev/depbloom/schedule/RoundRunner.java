@@ -9,13 +9,13 @@ import dev.depbloom.observe.Stage;
 import dev.depbloom.observe.StageTimer;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.TrainingSession;
+import dev.depbloom.tensor.Generators;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.WorkerPool;
 import java.util.ArrayList;
 import java.util.List;
 import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.Tensor;
-import org.bytedeco.pytorch.global.torch;
 
 /**
  * Runs training rounds (DESIGN.md section 3): plan (on the coordinating thread, each busy device's
@@ -70,10 +70,7 @@ public final class RoundRunner implements AutoCloseable {
     this.schedule = schedule;
     this.executor = new DeviceExecutor(workers);
     this.collective = collective;
-    this.generators = new Generator[workers];
-    for (int w = 0; w < workers; w++) {
-      generators[w] = torch.make_generator_cpu(w);
-    }
+    this.generators = Generators.perWorker(workers);
     this.recorder = new RoundRecorder(schedule.devices());
     this.planner = new RoundPlanner(session, schedule, workers, collective, recorder);
     WriteExchange exchange =
@@ -141,11 +138,11 @@ public final class RoundRunner implements AutoCloseable {
           writes.add(r.write());
         }
       }
-      if (session.memory() != null) {
+      if (!session.memory().isNone()) {
         memory.commitRound(round, next, planner.prefetched(), writes);
       }
       if (observer != null) {
-        observer.roundFinished(recorder.costs(planned, session.memory() != null));
+        observer.roundFinished(recorder.costs(planned, !session.memory().isNone()));
       }
       recordSync(results, round);
       return loss;

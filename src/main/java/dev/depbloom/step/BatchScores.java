@@ -1,5 +1,7 @@
 package dev.depbloom.step;
 
+import java.util.Arrays;
+
 /**
  * Predicted probabilities of one evaluated batch: {@code positive [B]}, {@code negative [k B]} in
  * the negative-major layout of the batch roots.
@@ -7,6 +9,6 @@ package dev.depbloom.step;
 public record BatchScores(float[] positive, float[] negative) {
   /** Scores of the first negative of every event: {@code [B]}. */
   public float[] firstNegative() {
-    return java.util.Arrays.copyOf(negative, positive.length);
+    return Arrays.copyOf(negative, positive.length);
   }
 }

@@ -17,20 +17,16 @@ import dev.depbloom.nn.EdgePredictor;
 import dev.depbloom.nn.StreamParts;
 import dev.depbloom.observe.Stage;
 import dev.depbloom.observe.StageTimer;
+import dev.depbloom.tensor.Autograd;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.List;
-import org.bytedeco.pytorch.BoolOptional;
-import org.bytedeco.pytorch.Device;
 import org.bytedeco.pytorch.Generator;
-import org.bytedeco.pytorch.MemoryFormatOptional;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
-import org.bytedeco.pytorch.TensorOptions;
-import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 
 /**
@@ -177,7 +173,7 @@ public final class DeviceStep {
           new BatchScores(
               Tensors.toFloats(scores.positive().sigmoid()),
               Tensors.toFloats(scores.negative().sigmoid()));
-      if (writeMemory && memory != null) {
+      if (writeMemory && !memory.isNone()) {
         try (MemoryWrite w = memoryWrite(graph, updated)) {
           memory.apply(view, w);
         }
@@ -234,14 +230,7 @@ public final class DeviceStep {
    */
   public Tensor emptySharedUpdate(int rows, int dim) {
     try (StepScope scope = new StepScope()) {
-      Tensor empty =
-          device.host()
-              ? torch.empty(rows, dim)
-              : torch.empty(
-                  new long[] {rows, dim},
-                  new TensorOptions(new Device(device.device())),
-                  new MemoryFormatOptional());
-      return Tensors.retain(empty);
+      return Tensors.retain(device.empty(rows, dim));
     }
   }
 
@@ -347,21 +336,7 @@ public final class DeviceStep {
 
   /** Gradients of {@code loss} per parameter, detached and retained past the step's scope. */
   private Tensor[] backward(Tensor loss) {
-    TensorVector g =
-        torch.grad(
-            new TensorVector(loss),
-            replica.parameters(),
-            new TensorVector(),
-            new BoolOptional(),
-            false,
-            true);
-    // get(i) refers into the vector, which the scope frees: keep a handle of our own
-    Tensor[] kept = new Tensor[(int) g.size()];
-    for (int i = 0; i < kept.length; i++) {
-      Tensor gi = g.get(i);
-      kept[i] = gi.defined() ? Tensors.retain(gi.detach()) : null;
-    }
-    return kept;
+    return Autograd.gradients(loss, replica.parameters());
   }
 
   /**

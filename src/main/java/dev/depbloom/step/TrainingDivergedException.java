@@ -1,5 +1,7 @@
 package dev.depbloom.step;
 
+import java.util.Locale;
+
 /**
  * A run stopped because a training loss or a score is NaN or infinite. The message is one line for
  * the user: where it happened (epoch, round or batch, events), what was not finite, and which
@@ -30,6 +32,6 @@ public final class TrainingDivergedException extends RuntimeException {
 
   /** {@code "events 10,200-10,800"}: the half-open range {@code [first, end)}. */
   public static String events(int first, int end) {
-    return String.format(java.util.Locale.ROOT, "events %,d-%,d", first, end);
+    return String.format(Locale.ROOT, "events %,d-%,d", first, end);
   }
 }

@@ -55,7 +55,7 @@ public final class TrainingSession implements AutoCloseable {
             spec.learningRate(),
             RandomStreams.derive(spec.seed(), RandomStreams.key("init")),
             device);
-    this.memory = config.memory().enabled() ? memoryStore(spec, views) : null;
+    this.memory = config.memory().enabled() ? memoryStore(spec, views) : MemoryStore.none();
     this.samplers = new ArrayList<>();
     this.csr = config.sampling().enabled() ? TemporalCsr.build(spec.events(), true) : null;
     if (csr != null) {
@@ -90,7 +90,7 @@ public final class TrainingSession implements AutoCloseable {
     return replica;
   }
 
-  /** The memory store, or null for memory-less models. */
+  /** The memory store ({@link MemoryStore#none()} for memory-less models). */
   public MemoryStore memory() {
     return memory;
   }
@@ -118,9 +118,7 @@ public final class TrainingSession implements AutoCloseable {
 
   /** Time starts over for one view: its memory and its sampler's cursors are reset. */
   public void resetView(int view) {
-    if (memory != null) {
-      memory.reset(view);
-    }
+    memory.reset(view);
     resetSampler(view);
   }
 
@@ -133,13 +131,11 @@ public final class TrainingSession implements AutoCloseable {
 
   /**
    * A new memory store of one view, shaped as this session's and reset: TGL's test protocol replays
-   * into it while the session's store keeps what validation left. The caller closes it.
+   * into it while the session's store keeps what validation left ({@link MemoryStore#none()} for
+   * memory-less models). The caller closes it.
    */
   public MemoryStore freshMemory() {
-    if (memory == null) {
-      throw new IllegalStateException("the model has no memory");
-    }
-    return memoryStore(spec, 1);
+    return memory.isNone() ? MemoryStore.none() : memoryStore(spec, 1);
   }
 
   private static MemoryStore memoryStore(SessionSpec spec, int views) {
@@ -178,9 +174,7 @@ public final class TrainingSession implements AutoCloseable {
     for (NeighborSampler s : samplers) {
       s.close();
     }
-    if (memory != null) {
-      memory.close();
-    }
+    memory.close();
     replica.close();
   }
 }

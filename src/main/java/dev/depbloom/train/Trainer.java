@@ -5,7 +5,6 @@ import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.eval.Evaluator;
 import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.eval.Validation;
-import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.observe.ChromeTrace;
@@ -169,8 +168,7 @@ public final class Trainer implements AutoCloseable {
   }
 
   private List<NodeMemory> views() {
-    MemoryStore m = session.memory();
-    return m == null ? List.of() : m.views();
+    return session.memory().views();
   }
 
   /** Restores parameters, optimizer state and every memory view (to resume after {@code epoch}). */
@@ -298,7 +296,7 @@ public final class Trainer implements AutoCloseable {
    */
   public TestMetrics test(RunDirectory dir, int epoch) {
     long t0 = System.nanoTime();
-    boolean memory = session.memory() != null;
+    boolean memory = !session.memory().isNone();
     Checkpoint.load(dir.checkpoint(epoch), session.replica().model(), null, views());
     int view = memory ? runner.schedule().validationView() : 0;
     TestMetrics m = evaluator.test(epoch, view, t0);

@@ -217,9 +217,9 @@ class EventSliceScorerTest {
         neg = concat(neg, scores.negative());
       }
       float[] memory =
-          s.memory() == null ? new float[0] : Tensors.toFloats(s.memory().view(0).memoryTensor());
+          s.memory().isNone() ? new float[0] : Tensors.toFloats(s.memory().view(0).memoryTensor());
       float[] mail =
-          s.memory() == null ? new float[0] : Tensors.toFloats(s.memory().view(0).mailboxTensor());
+          s.memory().isNone() ? new float[0] : Tensors.toFloats(s.memory().view(0).mailboxTensor());
       return new float[][] {pos, neg, memory, mail};
     }
   }

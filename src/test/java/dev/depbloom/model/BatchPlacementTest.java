@@ -39,7 +39,7 @@ class BatchPlacementTest {
         StepScope scope = new StepScope()) {
       Batch batch = host.batch(3, 300, 400, 1, 7, 3);
       BatchGraph graph = host.planner().plan(batch, 3, host.sampler(0));
-      var memory = host.memory() == null ? null : host.memory().view(0);
+      var memory = host.memory().isNone() ? null : host.memory().view(0);
       boolean features = config.memory().combineNodeFeature();
       BatchInputs in = BatchInputs.fetch(graph, memory, run.events(), features).on(META);
       List<Tensor> all = tensors(in);

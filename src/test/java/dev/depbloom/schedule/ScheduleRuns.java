@@ -103,7 +103,7 @@ public final class ScheduleRuns {
       }
       List<Float> memory = new ArrayList<>();
       List<Double> times = new ArrayList<>();
-      if (s.memory() != null) {
+      if (!s.memory().isNone()) {
         for (NodeMemory m : s.memory().views()) {
           for (float v : Tensors.toFloats(m.memoryTensor().contiguous().view(-1))) {
             memory.add(v);

@@ -49,7 +49,7 @@ class CheckpointTest {
 
       Checkpoint.load(file, b.replica().model(), b.replica().optimizer(), views(b));
       assertSame(values(a), values(b));
-      if (a.memory() != null) {
+      if (!a.memory().isNone()) {
         NodeMemory ma = a.memory().view(0);
         NodeMemory mb = b.memory().view(0);
         assertArrayEquals(Tensors.toFloats(ma.memoryTensor()), Tensors.toFloats(mb.memoryTensor()));
@@ -67,7 +67,7 @@ class CheckpointTest {
   }
 
   private static List<NodeMemory> views(TrainingSession s) {
-    return s.memory() == null ? List.of() : s.memory().views();
+    return s.memory().isNone() ? List.of() : s.memory().views();
   }
 
   private static void assertSame(List<float[]> expected, List<float[]> actual) {
