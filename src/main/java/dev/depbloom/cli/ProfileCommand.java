@@ -80,8 +80,7 @@ final class ProfileCommand implements Callable<Integer> {
       })
   ReadRule readRule;
 
-  @Option(names = "--json", description = "End the output with one JSON object on one line.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @Spec CommandSpec spec;
 
@@ -99,7 +98,7 @@ final class ProfileCommand implements Callable<Integer> {
     long start = System.nanoTime();
     DependencyProfile profile = DependencyProfile.of(events, split, settings, progressTo(err));
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (json) {
+    if (output.json) {
       out.println(ProfileReport.json(profile, source, seconds));
     } else {
       out.print(ProfileReport.tables(profile, source, seconds));

@@ -59,8 +59,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
 
   @Mixin LoadOptionsMixin load;
 
-  @Option(names = "--model", paramLabel = "NAME", defaultValue = "tgn", description = "Model.")
-  String model;
+  @Mixin ModelOptions model;
 
   @Option(
       names = "--devices",
@@ -139,17 +138,10 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       description = "Link bandwidth of the projection, GB/s (default 16, PCIe 4.0 x16 class).")
   double gigabytesPerSecond;
 
-  @Option(
-      names = "--set",
-      paramLabel = "SECTION.KEY=VALUE",
-      description = "Overrides a model config key for every row.")
-  Map<String, String> overrides = new LinkedHashMap<>();
-
   @Option(names = "--out", paramLabel = "DIR", description = "Output folder (must not exist).")
   Path out;
 
-  @Option(names = "--json", description = "Last line of standard output: one JSON object.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -188,11 +180,11 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
     Map<String, String> o = new LinkedHashMap<>();
     o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
-    o.putAll(overrides);
+    o.putAll(model.overrides);
     o.put("train.epoch", String.valueOf(epochs));
     RunConfig config =
         RunSetup.withAttentionInput(
-            RunConfig.zoo(model, o), events, o.containsKey("gnn.dim_time"), err);
+            RunConfig.zoo(model.name, o), events, o.containsKey("gnn.dim_time"), err);
     int cores = Runtime.getRuntime().availableProcessors();
     int w = workers != null ? workers : cores;
     TrainingRun base =
@@ -272,7 +264,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         dir.resolve("comparison-curves.png"));
     PrintWriter o2 = spec.commandLine().getOut();
     o2.print(md);
-    if (json) {
+    if (output.json) {
       o2.println(Summaries.json(summary));
     }
     o2.flush();

@@ -36,9 +36,6 @@ final class TrainBenchCommand implements Callable<Integer> {
 
   @Mixin LoadOptionsMixin load;
 
-  @Option(names = "--model", defaultValue = "tgn", paramLabel = "NAME", description = "Model.")
-  String model;
-
   @Option(
       names = "--edge-feature-dim",
       paramLabel = "W",
@@ -58,19 +55,11 @@ final class TrainBenchCommand implements Callable<Integer> {
       description = "Read resident memory every N steps.")
   int rssEvery;
 
-  @Option(
-      names = "--threads",
-      paramLabel = "INTRA,BLAS[,WORKERS]",
-      description =
-          "Tensor threads per step worker and step workers, INTRA,BLAS[,WORKERS] (default:"
-              + " 1,1,N on N cores; auto: measured at start).")
-  String threads;
+  @Mixin ModelOptions model;
 
-  @Option(names = "--set", paramLabel = "SECTION.KEY=VALUE", description = "Config override.")
-  Map<String, String> overrides = new LinkedHashMap<>();
+  @Mixin ThreadOptions threads;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -85,19 +74,19 @@ final class TrainBenchCommand implements Callable<Integer> {
     RunConfig config =
         RunSetup.withResolvedSchedule(
             RunSetup.withAttentionInput(
-                RunConfig.zoo(model, overrides),
+                RunConfig.zoo(model.name, model.overrides),
                 events,
-                overrides.containsKey("gnn.dim_time"),
+                model.overrides.containsKey("gnn.dim_time"),
                 err),
             events,
             split,
             err);
     int cores = Runtime.getRuntime().availableProcessors();
-    ThreadBudget budget = RunSetup.threadBudget(threads, null, cores).chosen();
+    ThreadBudget budget = RunSetup.threadBudget(threads.spec, null, cores).chosen();
     TrainingRun run = new TrainingRun(events, data, split, config, 0, budget, cores);
     TrainingBenchmark.Result r = TrainingBenchmark.run(run, warmup, steps, rssEvery);
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (output.json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("model", r.model());
       m.put("threads", budget.toString());

@@ -60,26 +60,13 @@ final class TrainCommand implements Callable<Integer> {
 
   @Mixin LoadOptionsMixin load;
 
-  @Option(
-      names = "--model",
-      paramLabel = "NAME",
-      defaultValue = "tgn",
-      description =
-          "jodie, tgn, apan, tgat or dysat (TGL's published configurations; default: tgn),"
-              + " or tgn-wide (TGN at DyGLib's widths, memory and embedding 172, 8 neighbors).")
-  String model;
+  @Mixin ModelOptions model;
 
   @Option(
       names = "--config",
       paramLabel = "FILE",
       description = "Model config in YAML (TGL's files load as they are); replaces --model's.")
   Path config;
-
-  @Option(
-      names = "--set",
-      paramLabel = "SECTION.KEY=VALUE",
-      description = "Overrides one config key, e.g. --set memory.dim_out=50 (repeatable).")
-  Map<String, String> overrides = new LinkedHashMap<>();
 
   @Option(names = "--epochs", paramLabel = "N", description = "Training epochs (train.epoch).")
   Integer epochs;
@@ -163,17 +150,6 @@ final class TrainCommand implements Callable<Integer> {
   Path resume;
 
   @Option(
-      names = "--threads",
-      paramLabel = "INTRA,BLAS[,WORKERS]",
-      description =
-          "Tensor threads: libtorch intra-op and OpenBLAS threads per step worker, and the step"
-              + " workers that train shards of each batch in parallel; e.g. 1,2 is one worker,"
-              + " 1,1,2 two. Default: 1,1,N on N cores, the same on every run. auto: measured at"
-              + " start (a step-shaped workload under each candidate, under a second), which may"
-              + " pick another budget on a busy machine, and then other figures.")
-  String threads;
-
-  @Option(
       names = "--sampler-threads",
       paramLabel = "N",
       description = "Java threads for neighbor sampling (default: the number of cores).")
@@ -189,8 +165,9 @@ final class TrainCommand implements Callable<Integer> {
               + " with the round and the rank named (default 120).")
   long collectiveTimeout;
 
-  @Option(names = "--json", description = "Print the final summary as one JSON object.")
-  boolean json;
+  @Mixin ThreadOptions threads;
+
+  @Mixin JsonOption output;
 
   @Option(names = "--quiet", description = "No progress output on standard error.")
   boolean quiet;
@@ -224,13 +201,14 @@ final class TrainCommand implements Callable<Integer> {
             RunSetup.withAttentionInput(
                 resolveConfig(),
                 events,
-                config != null || overrides.containsKey("gnn.dim_time"),
+                config != null || model.overrides.containsKey("gnn.dim_time"),
                 err),
             events,
             split,
             err);
     int cores = Rendezvous.cores(ranks);
-    ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, workers, cores);
+    ThreadBudgetCalibration.Result threadChoice =
+        RunSetup.threadBudget(threads.spec, workers, cores);
     ThreadBudget budget = threadChoice.chosen();
     Map<String, Double> calibration =
         threadChoice.millisByCandidate().isEmpty() ? null : threadChoice.millisByCandidate();
@@ -377,7 +355,7 @@ final class TrainCommand implements Callable<Integer> {
   }
 
   private RunConfig resolveConfig() {
-    Map<String, String> o = new LinkedHashMap<>(overrides);
+    Map<String, String> o = new LinkedHashMap<>(model.overrides);
     if (schedule != null) {
       o.put("schedule.name", schedule);
     }
@@ -400,7 +378,7 @@ final class TrainCommand implements Callable<Integer> {
       String name = config.getFileName().toString().replaceFirst("\\.ya?ml$", "");
       return RunConfig.read(config, name, o);
     }
-    return RunConfig.zoo(model, o);
+    return RunConfig.zoo(model.name, o);
   }
 
   private static Path defaultOut(String model) {
@@ -411,7 +389,7 @@ final class TrainCommand implements Callable<Integer> {
   private void print(RunSummary s, RunDirectory dir) {
     Map<String, Object> m = Summaries.of(s, dir);
     PrintWriter o = spec.commandLine().getOut();
-    if (json) {
+    if (output.json) {
       o.println(Summaries.json(m));
     } else {
       o.print(Summaries.table(m));
