@@ -182,12 +182,13 @@ public final class ScheduleComparison {
     c.add(
         new Candidate(
             "depbloom partitioning only",
-            ScheduleConfig.depbloom(0, null, devices, 1, false, false, true),
+            ScheduleConfig.depbloom(1, 0, null, devices, 1, false, false, true),
             workers));
     c.add(
         new Candidate(
             "depbloom refinement only",
-            ScheduleConfig.depbloom(0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true),
+            ScheduleConfig.depbloom(
+                1, 0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true),
             workers));
     c.add(new Candidate("depbloom no critical path", profiled(devices, true, false), workers));
     return c;

@@ -36,13 +36,7 @@ import picocli.CommandLine.Spec;
       ""
     })
 final class ProfileCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "PATH",
-      description = "Data set (file or directory); default: the embedded Wikipedia stream.")
-  String data;
-
-  @Mixin LoadOptionsMixin load;
+  @Mixin DataOptions data;
 
   @Option(
       names = "--devices",
@@ -89,8 +83,8 @@ final class ProfileCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ProfileSettings settings = settings();
-    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), null);
-    String source = data == null ? RunSetup.EMBEDDED : data;
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), null);
+    String source = data.source();
     Split split = Split.of(events);
     if (split.trainEnd() == 0) {
       throw new InputException(source + ": the training split is empty; nothing to profile");

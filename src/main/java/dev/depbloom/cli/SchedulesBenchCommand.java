@@ -54,10 +54,7 @@ import picocli.CommandLine.Option;
       ""
     })
 final class SchedulesBenchCommand implements Callable<Integer> {
-  @Option(names = "--data", paramLabel = "PATH", description = "Data set (default: embedded).")
-  String data;
-
-  @Mixin LoadOptionsMixin load;
+  @Mixin DataOptions data;
 
   @Mixin ModelOptions model;
 
@@ -177,7 +174,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       }
     }
     PrintWriter err = spec.commandLine().getErr();
-    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
     Map<String, String> o = new LinkedHashMap<>();
     o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
     o.putAll(model.overrides);
@@ -190,7 +187,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     TrainingRun base =
         new TrainingRun(
             events,
-            data == null ? RunSetup.EMBEDDED : data,
+            data.source(),
             Split.of(events),
             config,
             seed,

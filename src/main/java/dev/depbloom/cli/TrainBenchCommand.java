@@ -28,13 +28,7 @@ import picocli.CommandLine.Option;
       ""
     })
 final class TrainBenchCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "PATH",
-      description = "Data set (default: the embedded Wikipedia stream).")
-  String data;
-
-  @Mixin LoadOptionsMixin load;
+  @Mixin DataOptions data;
 
   @Option(
       names = "--edge-feature-dim",
@@ -69,7 +63,7 @@ final class TrainBenchCommand implements Callable<Integer> {
       throw new InputException("--steps and --rss-every must be at least 1, --warmup at least 0");
     }
     PrintWriter err = spec.commandLine().getErr();
-    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
     Split split = Split.of(events);
     RunConfig config =
         RunSetup.withResolvedSchedule(
@@ -83,7 +77,7 @@ final class TrainBenchCommand implements Callable<Integer> {
             err);
     int cores = Runtime.getRuntime().availableProcessors();
     ThreadBudget budget = RunSetup.threadBudget(threads.spec, null, cores).chosen();
-    TrainingRun run = new TrainingRun(events, data, split, config, 0, budget, cores);
+    TrainingRun run = new TrainingRun(events, data.path, split, config, 0, budget, cores);
     TrainingBenchmark.Result r = TrainingBenchmark.run(run, warmup, steps, rssEvery);
     PrintWriter out = spec.commandLine().getOut();
     if (output.json) {

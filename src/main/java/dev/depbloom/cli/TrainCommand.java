@@ -52,13 +52,7 @@ import picocli.CommandLine.Option;
       ""
     })
 final class TrainCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "PATH",
-      description = "Data set (file or directory); default: the embedded Wikipedia stream.")
-  String data;
-
-  @Mixin LoadOptionsMixin load;
+  @Mixin DataOptions data;
 
   @Mixin ModelOptions model;
 
@@ -193,8 +187,8 @@ final class TrainCommand implements Callable<Integer> {
       }
       return 0;
     }
-    LoadOptions options = load.toLoadOptions(err);
-    EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
+    LoadOptions options = data.load.toLoadOptions(err);
+    EventStream events = RunSetup.loadData(data.path, options, edgeFeatureDim);
     Split split = Split.of(events);
     RunConfig cfg =
         RunSetup.withResolvedSchedule(
@@ -215,7 +209,7 @@ final class TrainCommand implements Callable<Integer> {
     TrainingRun run =
         new TrainingRun(
             events,
-            data == null ? RunSetup.EMBEDDED : data,
+            data.source(),
             split,
             cfg,
             seed,
@@ -233,7 +227,7 @@ final class TrainCommand implements Callable<Integer> {
         ObjectNode info =
             RunSetup.runInfo(
                 run,
-                data,
+                data.path,
                 options,
                 edgeFeatureDim,
                 calibration,

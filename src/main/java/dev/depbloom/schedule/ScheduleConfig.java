@@ -69,20 +69,10 @@ public sealed interface ScheduleConfig
     return new DistTgl(i, k, scaleLearningRate);
   }
 
-  /** A DepBloom schedule in one memory group, without prefill. */
-  static DepBloom depbloom(
-      int window,
-      PartitionerKind partitioner,
-      int chains,
-      int microBatches,
-      boolean refine,
-      boolean criticalPath,
-      boolean scaleLearningRate) {
-    return depbloom(
-        1, window, partitioner, chains, microBatches, refine, criticalPath, scaleLearningRate);
-  }
-
-  /** A DepBloom schedule in {@code groups} memory groups of {@code chains * microBatches}. */
+  /**
+   * A DepBloom schedule in {@code groups} memory groups (1: none) of {@code chains * microBatches}
+   * devices, without prefill.
+   */
   static DepBloom depbloom(
       int groups,
       int window,

@@ -133,7 +133,7 @@ class ScheduleConfigTest {
                 "schedule.micro_batches", "2",
                 "schedule.refine", "false"));
     assertEquals(
-        ScheduleConfig.depbloom(6000, PartitionerKind.TOPOLOGY, 2, 2, false, true, true), all);
+        ScheduleConfig.depbloom(1, 6000, PartitionerKind.TOPOLOGY, 2, 2, false, true, true), all);
     assertEquals(false, all.needsProfile());
     ScheduleConfig.DepBloom auto =
         depbloom(
