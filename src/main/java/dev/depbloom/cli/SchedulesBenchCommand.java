@@ -144,55 +144,9 @@ final class SchedulesBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    if (devices < 1
-        || epochs < 1
-        || validationsPerEpoch < 1
-        || checkDevices < 0
-        || latencyMicros < 0
-        || gigabytesPerSecond <= 0) {
-      throw new InputException(
-          "--devices, --epochs and --validations-per-epoch must be at least 1, --check-devices"
-              + " at least 0, the link"
-              + " latency at least 0 and its bandwidth positive");
-    }
-    for (int k : disttglK) {
-      if (k < 1 || devices % k != 0) {
-        throw new InputException(
-            "--disttgl-k "
-                + k
-                + ": not a divisor of --devices "
-                + devices
-                + " (a memory-group count)");
-      }
-    }
-    EnumSet<ScheduleComparison.RowGroup> groups = EnumSet.noneOf(ScheduleComparison.RowGroup.class);
-    for (String g : rowGroups) {
-      try {
-        groups.add(ScheduleComparison.RowGroup.of(g));
-      } catch (IllegalArgumentException e) {
-        throw new InputException("--rows: " + e.getMessage());
-      }
-    }
+    EnumSet<ScheduleComparison.RowGroup> groups = checkedRowGroups();
     PrintWriter err = spec.commandLine().getErr();
-    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
-    Map<String, String> o = new LinkedHashMap<>();
-    o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
-    o.putAll(model.overrides);
-    o.put("train.epoch", String.valueOf(epochs));
-    RunConfig config =
-        RunSetup.withAttentionInput(
-            RunConfig.zoo(model.name, o), events, o.containsKey("gnn.dim_time"), err);
-    int cores = Runtime.getRuntime().availableProcessors();
-    int w = workers != null ? workers : cores;
-    TrainingRun base =
-        new TrainingRun(
-            events,
-            data.source(),
-            Split.of(events),
-            config,
-            seed,
-            new ThreadBudget(1, Math.max(1, cores / w), w),
-            cores);
+    TrainingRun base = baseRun(err);
     Path dir = out != null ? out : defaultOut();
     if (Files.exists(dir)) {
       throw new InputException(dir + ": output folder exists; choose another --out");
@@ -224,12 +178,90 @@ final class SchedulesBenchCommand implements Callable<Integer> {
               err.flush();
             });
     String md = ComparisonReport.markdown(r, link, validationsPerEpoch);
+    Map<String, Object> summary = summary(base, groups, link, r);
+    writeReports(dir, md, summary, base, r);
+    PrintWriter o2 = spec.commandLine().getOut();
+    o2.print(md);
+    if (output.json) {
+      o2.println(Summaries.json(summary));
+    }
+    o2.flush();
+    return 0;
+  }
+
+  /** The row groups asked for, once every numeric option has been checked. */
+  private EnumSet<ScheduleComparison.RowGroup> checkedRowGroups() {
+    if (devices < 1
+        || epochs < 1
+        || validationsPerEpoch < 1
+        || checkDevices < 0
+        || latencyMicros < 0
+        || gigabytesPerSecond <= 0) {
+      throw new InputException(
+          "--devices, --epochs and --validations-per-epoch must be at least 1, --check-devices"
+              + " at least 0, the link"
+              + " latency at least 0 and its bandwidth positive");
+    }
+    for (int k : disttglK) {
+      if (k < 1 || devices % k != 0) {
+        throw new InputException(
+            "--disttgl-k "
+                + k
+                + ": not a divisor of --devices "
+                + devices
+                + " (a memory-group count)");
+      }
+    }
+    EnumSet<ScheduleComparison.RowGroup> groups = EnumSet.noneOf(ScheduleComparison.RowGroup.class);
+    for (String g : rowGroups) {
+      try {
+        groups.add(ScheduleComparison.RowGroup.of(g));
+      } catch (IllegalArgumentException e) {
+        throw new InputException("--rows: " + e.getMessage());
+      }
+    }
+    return groups;
+  }
+
+  /** The data, model, seed and epochs every row trains, on the rows' workers. */
+  private TrainingRun baseRun(PrintWriter err) {
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
+    Map<String, String> o = new LinkedHashMap<>();
+    o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
+    o.putAll(model.overrides);
+    o.put("train.epoch", String.valueOf(epochs));
+    RunConfig config =
+        RunSetup.withAttentionInput(
+            RunConfig.zoo(model.name, o), events, o.containsKey("gnn.dim_time"), err);
+    int cores = Runtime.getRuntime().availableProcessors();
+    int w = workers();
+    return new TrainingRun(
+        events,
+        data.source(),
+        Split.of(events),
+        config,
+        seed,
+        new ThreadBudget(1, Math.max(1, cores / w), w),
+        cores);
+  }
+
+  /** Workers of the compared rows: {@code --workers}, or one per core. */
+  private int workers() {
+    return workers != null ? workers : Runtime.getRuntime().availableProcessors();
+  }
+
+  /** What comparison.json holds. */
+  private Map<String, Object> summary(
+      TrainingRun base,
+      EnumSet<ScheduleComparison.RowGroup> groups,
+      DeviceProjection.Link link,
+      ScheduleComparison.Result r) {
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("data", base.dataSource());
-    summary.put("model", config.name());
+    summary.put("model", base.config().name());
     summary.put("devices", devices);
     summary.put("epochs", epochs);
-    summary.put("workers", w);
+    summary.put("workers", workers());
     summary.put("validationsPerEpoch", validationsPerEpoch);
     summary.put("rowGroups", groups);
     summary.put("disttglK", disttglK);
@@ -238,6 +270,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     summary.put("targetValAp", r.targetValAp());
     summary.put("rows", r.rows());
     summary.put("checks", r.checks());
+    return summary;
+  }
+
+  /** Writes comparison.md, comparison.json and the two plots to {@code dir}. */
+  private void writeReports(
+      Path dir,
+      String md,
+      Map<String, Object> summary,
+      TrainingRun base,
+      ScheduleComparison.Result r) {
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     try {
       Files.writeString(dir.resolve("comparison.md"), md);
@@ -245,13 +287,14 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    String name = base.config().name();
     ComparisonReport.plot(
         r,
-        config.name() + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
+        name + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
         dir.resolve("comparison.png"));
     ComparisonReport.plotCurves(
         r,
-        config.name()
+        name
             + " on "
             + base.dataSource()
             + ", G = "
@@ -259,13 +302,6 @@ final class SchedulesBenchCommand implements Callable<Integer> {
             + ": validation AP"
             + " against projected training time",
         dir.resolve("comparison-curves.png"));
-    PrintWriter o2 = spec.commandLine().getOut();
-    o2.print(md);
-    if (output.json) {
-      o2.println(Summaries.json(summary));
-    }
-    o2.flush();
-    return 0;
   }
 
   private static Path defaultOut() {
