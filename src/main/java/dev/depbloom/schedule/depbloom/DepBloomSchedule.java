@@ -18,18 +18,18 @@ import java.util.List;
  * DepBloom (Zhao et al., arXiv 2610.15730; DESIGN.md sections 1 and 3) over {@code G = P * k}
  * logical devices.
  *
- * <p><b>Temporally bounded spatial partitioning.</b> The training events are cut into serial
- * temporal windows of {@code W} events; a {@link Partitioner} assigns each event of a window to one
- * of {@code P} sub-chains. Chain {@code p} keeps its own memory view: at a window's start every
- * view holds the merged memory; during the window a chain reads and writes only its own view, so it
- * reads its own writes as it makes them and every other row as it was at the window's start (the
- * snapshot); at the window's end the views are merged, per node the latest write of the views that
- * wrote it winning, equal times decided by the writing event's stream index ({@link
- * dev.depbloom.memory.MemoryStore#mergeLatest}). A chain thus also reads its own writes to nodes
- * another chain owns: the dependency profile measures that this read rule ({@code own-writes})
- * loses far fewer dependencies than reading other chains' nodes strictly from the snapshot, and it
- * needs no extra communication, since the writes stay in the chain's view until the merge either
- * way.
+ * <p><b>Temporally bounded spatial partitioning</b> ({@link TemporalWindows}). The training events
+ * are cut into serial temporal windows of {@code W} events; a {@link Partitioner} assigns each
+ * event of a window to one of {@code P} sub-chains. Chain {@code p} keeps its own memory view: at a
+ * window's start every view holds the merged memory; during the window a chain reads and writes
+ * only its own view, so it reads its own writes as it makes them and every other row as it was at
+ * the window's start (the snapshot); at the window's end the views are merged, per node the latest
+ * write of the views that wrote it winning, equal times decided by the writing event's stream index
+ * ({@link dev.depbloom.memory.MemoryStore#mergeLatest}). A chain thus also reads its own writes to
+ * nodes another chain owns: the dependency profile measures that this read rule ({@code
+ * own-writes}) loses far fewer dependencies than reading other chains' nodes strictly from the
+ * snapshot, and it needs no extra communication, since the writes stay in the chain's view until
+ * the merge either way.
  *
  * <p><b>Large batches and micro-batches.</b> Within a window, chain {@code p} trains its events in
  * large batches of {@code k * B}, each split into {@code k} micro-batches of {@code B} consecutive
@@ -135,9 +135,9 @@ public final class DepBloomSchedule implements Schedule {
     for (int p = 0; p < chains; p++) {
       allViews.add(p);
     }
-    for (int from = 0; from < trainEvents; from += window) {
-      int to = Math.min(trainEvents, from + window);
-      int[][] chainEvents = chainEvents(events, from, to, partitioner);
+    for (TemporalWindows.Window w :
+        TemporalWindows.of(events, trainEvents, window, chains, partitioner)) {
+      int[][] chainEvents = w.chainEvents();
       int large = microBatches * batchSize;
       int windowRounds = 0;
       for (int[] c : chainEvents) {
@@ -145,24 +145,12 @@ public final class DepBloomSchedule implements Schedule {
       }
       windowStarts.add(out.size());
       for (int r = 0; r < windowRounds; r++) {
-        List<ItemPlan> items = new ArrayList<>();
-        for (int p = 0; p < chains; p++) {
-          int[] c = chainEvents[p];
-          for (int j = 0; j < microBatches; j++) {
-            int lo = r * large + j * batchSize;
-            int hi = Math.min(c.length, lo + batchSize);
-            if (lo < hi) {
-              items.add(new ItemPlan(p * microBatches + j, p, Arrays.copyOfRange(c, lo, hi)));
-            }
-          }
-        }
         boolean windowEnd = r == windowRounds - 1 && chains > 1;
-        List<RoundPlan.Prefill> prefills =
-            r == 0 && prefill ? prefill(chainEvents, from) : List.of();
+        List<RoundPlan.Prefill> prefills = r == 0 && prefill ? w.prefill() : List.of();
         out.add(
             new RoundPlan(
                 out.size(),
-                items,
+                items(chainEvents, r),
                 out.isEmpty() ? allViews : List.of(),
                 windowEnd ? List.of(allViews) : List.of(),
                 prefills));
@@ -172,43 +160,22 @@ public final class DepBloomSchedule implements Schedule {
   }
 
   /**
-   * The prefill of a window whose chains are consecutive slices starting at {@code from} (empty
-   * chains, as a short last window may have, take no part), or none when only one chain has events.
+   * Round {@code r} of a window: every chain's {@code r}-th large batch, one micro-batch a device.
    */
-  private static List<RoundPlan.Prefill> prefill(int[][] chainEvents, int from) {
-    List<Integer> views = new ArrayList<>();
-    List<Integer> starts = new ArrayList<>();
-    int next = from;
-    for (int p = 0; p < chainEvents.length; p++) {
+  private List<ItemPlan> items(int[][] chainEvents, int r) {
+    int large = microBatches * batchSize;
+    List<ItemPlan> items = new ArrayList<>();
+    for (int p = 0; p < chains; p++) {
       int[] c = chainEvents[p];
-      if (c.length == 0) {
-        continue;
+      for (int j = 0; j < microBatches; j++) {
+        int lo = r * large + j * batchSize;
+        int hi = Math.min(c.length, lo + batchSize);
+        if (lo < hi) {
+          items.add(new ItemPlan(p * microBatches + j, p, Arrays.copyOfRange(c, lo, hi)));
+        }
       }
-      if (c[0] != next || c[c.length - 1] != c[0] + c.length - 1) {
-        throw new IllegalArgumentException(
-            "prefill needs chains that are consecutive slices of the window (the contiguous"
-                + " partitioner): chain "
-                + p
-                + " of the window at event "
-                + from
-                + " is not");
-      }
-      views.add(p);
-      starts.add(c[0]);
-      next = c[0] + c.length;
     }
-    return views.size() < 2 ? List.of() : List.of(new RoundPlan.Prefill(views, starts));
-  }
-
-  /** The events of window {@code [from, to)} per chain, in stream order. */
-  private int[][] chainEvents(EventStream events, int from, int to, Partitioner partitioner) {
-    int[][] out = new int[chains][];
-    if (chains == 1) {
-      out[0] = new int[to - from];
-      Arrays.setAll(out[0], i -> from + i);
-      return out;
-    }
-    return partitioner.partition(events, from, to, chains).chainEvents();
+    return items;
   }
 
   @Override
