@@ -30,9 +30,6 @@ public sealed interface ScheduleConfig
   /** The schedule's name in configs: {@code sequential}, {@code disttgl} or {@code depbloom}. */
   String label();
 
-  /** Logical devices G. */
-  int devices();
-
   /** DistTGL's i: batches per round per memory group (1 for the other schedules). */
   default int minibatchParallelism() {
     return 1;
@@ -43,11 +40,21 @@ public sealed interface ScheduleConfig
     return 1;
   }
 
+  /** Logical devices G: {@code i * k} (DepBloom: {@code M * P * k}). */
+  default int devices() {
+    return minibatchParallelism() * memoryParallelism();
+  }
+
   /** Whether the learning rate is multiplied by G, as DistTGL does (linear scaling). */
   boolean scaleLearningRate();
 
-  /** Separate memory copies the schedule trains with: DistTGL's groups, DepBloom's chains. */
-  int memoryViews();
+  /**
+   * Separate memory copies the schedule trains with: one per memory group (DistTGL's k), and per
+   * chain in DepBloom's.
+   */
+  default int memoryViews() {
+    return memoryParallelism();
+  }
 
   /** Whether a DepBloom schedule starts its windows with a prefill (false for the others). */
   default boolean prefill() {
@@ -99,16 +106,6 @@ public sealed interface ScheduleConfig
     public String label() {
       return "sequential";
     }
-
-    @Override
-    public int devices() {
-      return 1;
-    }
-
-    @Override
-    public int memoryViews() {
-      return 1;
-    }
   }
 
   /**
@@ -122,16 +119,6 @@ public sealed interface ScheduleConfig
     @Override
     public String label() {
       return "disttgl";
-    }
-
-    @Override
-    public int devices() {
-      return minibatchParallelism * memoryParallelism;
-    }
-
-    @Override
-    public int memoryViews() {
-      return memoryParallelism;
     }
   }
 
