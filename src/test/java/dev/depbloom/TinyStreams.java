@@ -6,8 +6,8 @@ import dev.depbloom.data.HeapFeatureMatrix;
 import dev.depbloom.data.IngestReport;
 import dev.depbloom.data.NodeIdMap;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
 import java.util.Map;
@@ -77,13 +77,7 @@ public final class TinyStreams {
     o.put("train.batch_size", "100");
     o.putAll(overrides);
     return new TrainingRun(
-        events,
-        "tiny",
-        Split.of(events),
-        ModelZoo.config(model, o),
-        seed,
-        new ThreadBudget(1, 1),
-        1);
+        events, "tiny", Split.of(events), RunConfig.zoo(model, o), seed, new ThreadBudget(1, 1), 1);
   }
 
   /**

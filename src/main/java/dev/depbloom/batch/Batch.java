@@ -1,6 +1,7 @@
 package dev.depbloom.batch;
 
 import dev.depbloom.data.EventStream;
+import java.util.Arrays;
 
 /**
  * A batch of events in time order and its roots, laid out {@code [src | dst | neg_1 | ... | neg_k]}
@@ -35,7 +36,7 @@ public record Batch(int index, int[] events, int[] roots, double[] rootTimes) {
       throw new IllegalArgumentException("empty batch [" + start + ", " + end + ")");
     }
     int[] ids = new int[end - start];
-    java.util.Arrays.setAll(ids, i -> start + i);
+    Arrays.setAll(ids, i -> start + i);
     return ofEvents(events, index, ids, negatives);
   }
 
@@ -137,6 +138,6 @@ public record Batch(int index, int[] events, int[] roots, double[] rootTimes) {
       System.arraycopy(roots, k * b + from, r, k * n, n);
       System.arraycopy(rootTimes, k * b + from, t, k * n, n);
     }
-    return new Batch(index, java.util.Arrays.copyOfRange(events, from, to), r, t);
+    return new Batch(index, Arrays.copyOfRange(events, from, to), r, t);
   }
 }

@@ -1,5 +1,8 @@
 package dev.depbloom.bench;
 
+import dev.depbloom.observe.DeviceProjection;
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -9,6 +12,8 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** A {@link ScheduleComparison} as a markdown table and a plot of AP against events/s. */
@@ -80,11 +85,11 @@ public final class ComparisonReport {
   }
 
   /** Ten colours that stay apart (Tableau 10). */
-  private static final java.awt.Color[] PALETTE = {
-    new java.awt.Color(0x4e79a7), new java.awt.Color(0xf28e2b), new java.awt.Color(0xe15759),
-    new java.awt.Color(0x76b7b2), new java.awt.Color(0x59a14f), new java.awt.Color(0xedc948),
-    new java.awt.Color(0xb07aa1), new java.awt.Color(0xff9da7), new java.awt.Color(0x9c755f),
-    new java.awt.Color(0x7f7f7f)
+  private static final Color[] PALETTE = {
+    new Color(0x4e79a7), new Color(0xf28e2b), new Color(0xe15759),
+    new Color(0x76b7b2), new Color(0x59a14f), new Color(0xedc948),
+    new Color(0xb07aa1), new Color(0xff9da7), new Color(0x9c755f),
+    new Color(0x7f7f7f)
   };
 
   /**
@@ -102,7 +107,7 @@ public final class ComparisonReport {
     chart.getStyler().setMarkerSize(12);
     int i = 0;
     for (ScheduleComparison.Row row : r.rows()) {
-      java.awt.Color color = PALETTE[i++ % PALETTE.length];
+      Color color = PALETTE[i++ % PALETTE.length];
       XYSeries projected =
           chart.addSeries(
               row.label(),
@@ -144,7 +149,7 @@ public final class ComparisonReport {
               .toArray();
       double[] y = points.stream().mapToDouble(ScheduleComparison.ValidationPoint::valAp).toArray();
       longest = Math.max(longest, x[x.length - 1]);
-      java.awt.Color color = PALETTE[i++ % PALETTE.length];
+      Color color = PALETTE[i++ % PALETTE.length];
       XYSeries s = chart.addSeries(row.label(), x, y);
       s.setLineColor(color);
       s.setMarkerColor(color);
@@ -154,15 +159,10 @@ public final class ComparisonReport {
         chart.addSeries(
             "target", new double[] {0, longest}, new double[] {r.targetValAp(), r.targetValAp()});
     target.setMarker(SeriesMarkers.NONE);
-    target.setLineColor(java.awt.Color.GRAY);
+    target.setLineColor(Color.GRAY);
     target.setLineStyle(
-        new java.awt.BasicStroke(
-            1.5f,
-            java.awt.BasicStroke.CAP_BUTT,
-            java.awt.BasicStroke.JOIN_MITER,
-            10f,
-            new float[] {6f, 4f},
-            0f));
+        new BasicStroke(
+            1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
     save(chart, png);
   }
 
@@ -175,12 +175,12 @@ public final class ComparisonReport {
             .xAxisTitle(xAxis)
             .yAxisTitle(yAxis)
             .build();
-    chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideE);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
     return chart;
   }
 
   /** The marker of a row's schedule: square sequential, circle disttgl, diamond depbloom. */
-  private static org.knowm.xchart.style.markers.Marker marker(ScheduleComparison.Row row) {
+  private static Marker marker(ScheduleComparison.Row row) {
     return switch (row.schedule()) {
       case "sequential" -> SeriesMarkers.SQUARE;
       case "disttgl" -> SeriesMarkers.CIRCLE;

@@ -1,13 +1,15 @@
 package dev.depbloom.bench;
 
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ScheduleConfig;
-import dev.depbloom.schedule.Schedules;
-import dev.depbloom.schedule.Trainer;
+import dev.depbloom.eval.TestMetrics;
+import dev.depbloom.observe.DeviceProjection;
+import dev.depbloom.partition.PartitionerKind;
+import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.EpochMetrics;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.RunDirectory;
-import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.Schedules;
+import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingListener;
 import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
@@ -180,12 +182,13 @@ public final class ScheduleComparison {
     c.add(
         new Candidate(
             "depbloom partitioning only",
-            ScheduleConfig.depbloom(0, null, devices, 1, false, false, true),
+            ScheduleConfig.depbloom(1, 0, null, devices, 1, false, false, true),
             workers));
     c.add(
         new Candidate(
             "depbloom refinement only",
-            ScheduleConfig.depbloom(0, "contiguous", 1, devices, true, false, true),
+            ScheduleConfig.depbloom(
+                1, 0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true),
             workers));
     c.add(new Candidate("depbloom no critical path", profiled(devices, true, false), workers));
     return c;
@@ -209,26 +212,16 @@ public final class ScheduleComparison {
   }
 
   /** A depbloom config whose window, partitioner, chains and micro-batches the profile chooses. */
-  private static ScheduleConfig profiled(int devices, boolean refine, boolean criticalPath) {
+  private static ScheduleConfig.DepBloom profiled(
+      int devices, boolean refine, boolean criticalPath) {
     return profiled(devices, 1, refine, criticalPath);
   }
 
   /** The same in {@code groups} memory groups, the profile choosing inside each. */
-  private static ScheduleConfig profiled(
+  private static ScheduleConfig.DepBloom profiled(
       int devices, int groups, boolean refine, boolean criticalPath) {
-    return new ScheduleConfig(
-        ScheduleConfig.Kind.DEPBLOOM,
-        devices,
-        1,
-        groups,
-        true,
-        0,
-        null,
-        0,
-        0,
-        refine,
-        criticalPath,
-        false);
+    return ScheduleConfig.DepBloom.unresolved(
+        devices, groups, new ScheduleConfig.DepBloom.Techniques(refine, criticalPath, false), true);
   }
 
   /** Runs every row on {@code base}'s data, model and seed; reports each row as it finishes. */
@@ -261,12 +254,11 @@ public final class ScheduleComparison {
   }
 
   private static Row row(TrainingRun base, Settings s, Candidate c) {
-    ModelConfig config = base.config().withSchedule(c.schedule());
     ScheduleConfig resolved =
         Schedules.resolve(
-                config.schedule(), base.events(), base.split(), config.train().batchSize())
+                c.schedule(), base.events(), base.split(), base.model().train().batchSize())
             .config();
-    config = config.withSchedule(resolved);
+    RunConfig config = base.config().withSchedule(resolved);
     ThreadBudget t = base.threads();
     TrainingRun run =
         new TrainingRun(
@@ -314,7 +306,7 @@ public final class ScheduleComparison {
       trainer.fit(dir, List.of(), 0);
       TestMetrics test = trainer.test(dir, dir.readState().bestEpoch());
       return new Row(
-          resolved.kind().label(),
+          resolved.label(),
           c.label(),
           trainer.schedule().describe(),
           resolved.devices(),

@@ -4,9 +4,9 @@ import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
-import dev.depbloom.schedule.Schedules;
+import dev.depbloom.step.TrainingSession;
+import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
-import dev.depbloom.train.TrainingSession;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,16 +61,15 @@ public final class TrainingBenchmark {
    */
   public static Result run(TrainingRun run, int warmup, int steps, int rssEvery) {
     Schedule schedule =
-        Schedules.of(
-            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
-    try (TrainingSession session = new TrainingSession(run);
+        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
+    try (TrainingSession session = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(
                 session,
                 schedule,
                 run.threads().workers(),
                 new InProcessCollective(),
-                RoundRunner.commitPolicy(schedule))) {
+                schedule.commitPolicy())) {
       session.replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
       List<RoundPlan> rounds = List.of();

@@ -1,7 +1,7 @@
 package dev.depbloom.cli;
 
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
+import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.store.EventStoreWriter;
 import java.io.IOException;
 import java.nio.file.Path;

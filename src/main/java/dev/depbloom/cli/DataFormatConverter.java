@@ -1,7 +1,7 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.data.DataFormat;
-import dev.depbloom.data.EventLoader;
+import dev.depbloom.data.load.EventLoader;
 import java.util.Locale;
 import picocli.CommandLine;
 

@@ -1,10 +1,10 @@
 package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
-import dev.depbloom.schedule.Trainer;
+import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.train.ProgressReporter;
 import dev.depbloom.train.RunDirectory;
-import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -37,11 +38,10 @@ final class EvaluateCommand implements Callable<Integer> {
       description = "The run's data set, if it has moved (it must be the same events).")
   String data;
 
-  @Option(names = "--json", description = "Print the metrics as one JSON object.")
-  boolean json;
-
   @Option(names = "--quiet", description = "No progress output on standard error.")
   boolean quiet;
+
+  @Mixin JsonOption output;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -63,7 +63,7 @@ final class EvaluateCommand implements Callable<Integer> {
     Map<String, Object> m = Summaries.test(test);
     m.put("bestEpoch", state.bestEpoch());
     PrintWriter out = this.spec.commandLine().getOut();
-    out.print(json ? Summaries.json(m) + "\n" : Summaries.table(m));
+    out.print(output.json ? Summaries.json(m) + "\n" : Summaries.table(m));
     out.flush();
     return 0;
   }

@@ -2,10 +2,10 @@ package dev.depbloom.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.depbloom.data.EmbeddedDatasets;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.StreamStatistics;
+import dev.depbloom.data.load.EmbeddedDatasets;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.StreamStatistics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -13,7 +13,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -39,8 +38,7 @@ final class InspectCommand implements Callable<Integer> {
 
   @Mixin LoadOptionsMixin load;
 
-  @Option(names = "--json", description = "Print exactly one JSON object on stdout.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @Spec CommandSpec spec;
 
@@ -53,7 +51,7 @@ final class InspectCommand implements Callable<Integer> {
             ? EmbeddedDatasets.wikipedia(load.toLoadOptions(err))
             : EventLoader.load(path, load.toLoadOptions(err));
     StreamStatistics stats = StreamStatistics.of(events);
-    if (json) {
+    if (output.json) {
       out.println(new ObjectMapper().writeValueAsString(stats));
     } else {
       out.print(table(stats));

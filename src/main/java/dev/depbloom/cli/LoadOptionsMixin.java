@@ -1,8 +1,8 @@
 package dev.depbloom.cli;
 
-import dev.depbloom.data.ColumnMapping;
 import dev.depbloom.data.DataFormat;
-import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.load.ColumnMapping;
+import dev.depbloom.data.load.LoadOptions;
 import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 

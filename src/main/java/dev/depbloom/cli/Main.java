@@ -2,7 +2,7 @@ package dev.depbloom.cli;
 
 import dev.depbloom.data.InputException;
 import dev.depbloom.device.RankFailureException;
-import dev.depbloom.train.TrainingDivergedException;
+import dev.depbloom.step.TrainingDivergedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

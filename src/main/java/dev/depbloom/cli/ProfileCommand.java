@@ -5,9 +5,9 @@ import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.synthetic.ProgressListener;
-import dev.depbloom.partition.DependencyProfile;
-import dev.depbloom.partition.ProfileSettings;
-import dev.depbloom.partition.ReadRule;
+import dev.depbloom.profile.DependencyProfile;
+import dev.depbloom.profile.ProfileSettings;
+import dev.depbloom.profile.ReadRule;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -36,13 +36,7 @@ import picocli.CommandLine.Spec;
       ""
     })
 final class ProfileCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "PATH",
-      description = "Data set (file or directory); default: the embedded Wikipedia stream.")
-  String data;
-
-  @Mixin LoadOptionsMixin load;
+  @Mixin DataOptions data;
 
   @Option(
       names = "--devices",
@@ -80,8 +74,7 @@ final class ProfileCommand implements Callable<Integer> {
       })
   ReadRule readRule;
 
-  @Option(names = "--json", description = "End the output with one JSON object on one line.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @Spec CommandSpec spec;
 
@@ -90,8 +83,8 @@ final class ProfileCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ProfileSettings settings = settings();
-    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), null);
-    String source = data == null ? RunSetup.EMBEDDED : data;
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), null);
+    String source = data.source();
     Split split = Split.of(events);
     if (split.trainEnd() == 0) {
       throw new InputException(source + ": the training split is empty; nothing to profile");
@@ -99,7 +92,7 @@ final class ProfileCommand implements Callable<Integer> {
     long start = System.nanoTime();
     DependencyProfile profile = DependencyProfile.of(events, split, settings, progressTo(err));
     double seconds = (System.nanoTime() - start) / 1e9;
-    if (json) {
+    if (output.json) {
       out.println(ProfileReport.json(profile, source, seconds));
     } else {
       out.print(ProfileReport.tables(profile, source, seconds));

@@ -6,7 +6,6 @@ import dev.depbloom.device.Collective;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.device.RankEnvironment;
 import dev.depbloom.device.RankFailureException;
-import dev.depbloom.model.config.ConfigWriter;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -54,7 +53,7 @@ final class Rendezvous {
             + "\nresumes after epoch: "
             + resumedAfter
             + "\n"
-            + ConfigWriter.toYaml(run.config());
+            + run.config().toYaml();
     return C10dCollective.connect(env, setup, C10dCollective.Options.of(timeout, Rendezvous::stop));
   }
 

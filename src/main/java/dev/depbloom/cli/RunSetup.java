@@ -3,25 +3,25 @@ package dev.depbloom.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.depbloom.data.ColumnMapping;
 import dev.depbloom.data.DataFormat;
-import dev.depbloom.data.EmbeddedDatasets;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
-import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.ZeroFeatureMatrix;
-import dev.depbloom.model.config.ConfigReader;
+import dev.depbloom.data.load.ColumnMapping;
+import dev.depbloom.data.load.EmbeddedDatasets;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.model.config.GnnConfig;
 import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ScheduleConfig;
-import dev.depbloom.schedule.Schedules;
+import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -92,11 +92,12 @@ final class RunSetup {
    * config.yml records it and {@code --resume} and {@code evaluate} rebuild the same model. When
    * the user set the width ({@code timeWidthGiven}), it stays and building the model explains.
    */
-  static ModelConfig withAttentionInput(
-      ModelConfig config, EventStream events, boolean timeWidthGiven, PrintWriter err) {
+  static RunConfig withAttentionInput(
+      RunConfig config, EventStream events, boolean timeWidthGiven, PrintWriter err) {
     int nodeDim = events.nodeFeatures().dim();
     int edgeDim = events.edgeFeatures().dim();
-    if (timeWidthGiven || !config.attentionHasNoInput(nodeDim, edgeDim)) {
+    ModelConfig model = config.model();
+    if (timeWidthGiven || !model.attentionHasNoInput(nodeDim, edgeDim)) {
       return config;
     }
     int width = GnnConfig.DEFAULT_DIM_TIME;
@@ -104,9 +105,9 @@ final class RunSetup {
         "depbloom: note: %s: the data has no node or edge features, so attention gets a time"
             + " encoding (gnn.dim_time=%d, kept in config.yml); choose with --set gnn.dim_time=W"
             + " or give stand-in features with --edge-feature-dim W%n",
-        config.name(), width);
+        model.name(), width);
     err.flush();
-    return config.withGnn(config.gnn().withDimTime(width));
+    return config.withModel(model.withGnn(model.gnn().withDimTime(width)));
   }
 
   /**
@@ -115,14 +116,14 @@ final class RunSetup {
    * err} with the profile's reason; other configs as they are. Runs before any output is written,
    * so config.yml records the choice.
    */
-  static ModelConfig withResolvedSchedule(
-      ModelConfig config, EventStream events, Split split, PrintWriter err) {
+  static RunConfig withResolvedSchedule(
+      RunConfig config, EventStream events, Split split, PrintWriter err) {
     if (!config.schedule().needsProfile()) {
       return config;
     }
     Schedules.Resolution r =
-        Schedules.resolve(config.schedule(), events, split, config.train().batchSize());
-    ScheduleConfig s = r.config();
+        Schedules.resolve(config.schedule(), events, split, config.model().train().batchSize());
+    ScheduleConfig.DepBloom s = (ScheduleConfig.DepBloom) r.config();
     err.printf(
         "depbloom: note: schedule depbloom on %d devices%s: window %,d, %s partitioner, %d chains"
             + " x %d micro-batches%s (kept in config.yml; set schedule.window, .partitioner,"
@@ -132,7 +133,7 @@ final class RunSetup {
             ? " (" + s.memoryParallelism() + " memory groups of " + s.devicesPerGroup() + ")"
             : "",
         s.window(),
-        s.partitioner(),
+        s.partitioner().label(),
         s.chains(),
         s.microBatches(),
         r.recommendation() != null
@@ -296,7 +297,7 @@ final class RunSetup {
               + recorded
               + ")");
     }
-    ModelConfig config = ConfigReader.read(dir.configFile(), info.get("model").asText(), Map.of());
+    RunConfig config = RunConfig.read(dir.configFile(), info.get("model").asText(), Map.of());
     JsonNode t = info.get("threads");
     return new TrainingRun(
         events,

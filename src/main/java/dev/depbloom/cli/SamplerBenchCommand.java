@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.bench.SamplerBenchmark;
 import dev.depbloom.bench.SamplerBenchmark.Measurement;
 import dev.depbloom.data.InputException;
-import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.load.LoadOptions;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code depbloom bench sampler}: neighbor sampling throughput, see {@link SamplerBenchmark}. */
@@ -21,6 +22,8 @@ import picocli.CommandLine.Option;
           + " Reports sampled neighbors per second (median, min and max over the measured passes)."
     })
 final class SamplerBenchCommand implements Runnable {
+  @Mixin JsonOption output;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(
@@ -29,9 +32,6 @@ final class SamplerBenchCommand implements Runnable {
       defaultValue = "2",
       description = "Sampling threads, the caller's included (default: ${DEFAULT-VALUE}).")
   int threads;
-
-  @Option(names = "--json", description = "Print exactly one JSON object instead of a table.")
-  boolean json;
 
   @Option(
       names = "--data",
@@ -83,15 +83,15 @@ final class SamplerBenchCommand implements Runnable {
     SamplerBenchmark bench =
         new SamplerBenchmark(RunSetup.loadData(data, LoadOptions.defaults(), null), seed);
     PrintWriter out = spec.commandLine().getOut();
-    if (!json) {
+    if (!output.json) {
       printHeader(out, path, bench);
     }
     Measurement recent = bench.measureRecent(threads, warmup, passes);
-    if (!json) {
+    if (!output.json) {
       printRow(out, recent);
     }
     Measurement uniform = bench.measureUniform(threads, warmup, passes);
-    if (!json) {
+    if (!output.json) {
       printRow(out, uniform);
     } else {
       printJson(out, path, bench, recent, uniform);

@@ -3,14 +3,13 @@ package dev.depbloom.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.depbloom.bench.ComparisonReport;
-import dev.depbloom.bench.DeviceProjection;
 import dev.depbloom.bench.ScheduleComparison;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.observe.DeviceProjection;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.TrainingRun;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -25,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,13 +54,9 @@ import picocli.CommandLine.Option;
       ""
     })
 final class SchedulesBenchCommand implements Callable<Integer> {
-  @Option(names = "--data", paramLabel = "PATH", description = "Data set (default: embedded).")
-  String data;
+  @Mixin DataOptions data;
 
-  @Mixin LoadOptionsMixin load;
-
-  @Option(names = "--model", paramLabel = "NAME", defaultValue = "tgn", description = "Model.")
-  String model;
+  @Mixin ModelOptions model;
 
   @Option(
       names = "--devices",
@@ -139,22 +135,62 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       description = "Link bandwidth of the projection, GB/s (default 16, PCIe 4.0 x16 class).")
   double gigabytesPerSecond;
 
-  @Option(
-      names = "--set",
-      paramLabel = "SECTION.KEY=VALUE",
-      description = "Overrides a model config key for every row.")
-  Map<String, String> overrides = new LinkedHashMap<>();
-
   @Option(names = "--out", paramLabel = "DIR", description = "Output folder (must not exist).")
   Path out;
 
-  @Option(names = "--json", description = "Last line of standard output: one JSON object.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
+    EnumSet<ScheduleComparison.RowGroup> groups = checkedRowGroups();
+    PrintWriter err = spec.commandLine().getErr();
+    TrainingRun base = baseRun(err);
+    Path dir = out != null ? out : defaultOut();
+    if (Files.exists(dir)) {
+      throw new InputException(dir + ": output folder exists; choose another --out");
+    }
+    DeviceProjection.Link link =
+        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9);
+    ScheduleComparison.Result r =
+        ScheduleComparison.run(
+            base,
+            new ScheduleComparison.Settings(
+                devices,
+                epochs,
+                link,
+                checkDevices,
+                dir.resolve("runs"),
+                groups,
+                new TreeSet<>(disttglK),
+                validationsPerEpoch),
+            row -> {
+              err.printf(
+                  Locale.ROOT,
+                  "depbloom: %-28s val AP %.4f, test AP %.4f, %,.0f events/s here, %,.0f"
+                      + " projected%n",
+                  row.label(),
+                  row.valAp(),
+                  row.testAp(),
+                  row.eventsPerSecond(),
+                  row.projectedEventsPerSecond());
+              err.flush();
+            });
+    String md = ComparisonReport.markdown(r, link, validationsPerEpoch);
+    Map<String, Object> summary = summary(base, groups, link, r);
+    writeReports(dir, md, summary, base, r);
+    PrintWriter o2 = spec.commandLine().getOut();
+    o2.print(md);
+    if (output.json) {
+      o2.println(Summaries.json(summary));
+    }
+    o2.flush();
+    return 0;
+  }
+
+  /** The row groups asked for, once every numeric option has been checked. */
+  private EnumSet<ScheduleComparison.RowGroup> checkedRowGroups() {
     if (devices < 1
         || epochs < 1
         || validationsPerEpoch < 1
@@ -184,63 +220,48 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         throw new InputException("--rows: " + e.getMessage());
       }
     }
-    PrintWriter err = spec.commandLine().getErr();
-    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
+    return groups;
+  }
+
+  /** The data, model, seed and epochs every row trains, on the rows' workers. */
+  private TrainingRun baseRun(PrintWriter err) {
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
     Map<String, String> o = new LinkedHashMap<>();
     o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
-    o.putAll(overrides);
+    o.putAll(model.overrides);
     o.put("train.epoch", String.valueOf(epochs));
-    ModelConfig config =
+    RunConfig config =
         RunSetup.withAttentionInput(
-            ModelZoo.config(model, o), events, o.containsKey("gnn.dim_time"), err);
+            RunConfig.zoo(model.name, o), events, o.containsKey("gnn.dim_time"), err);
     int cores = Runtime.getRuntime().availableProcessors();
-    int w = workers != null ? workers : cores;
-    TrainingRun base =
-        new TrainingRun(
-            events,
-            data == null ? RunSetup.EMBEDDED : data,
-            Split.of(events),
-            config,
-            seed,
-            new ThreadBudget(1, Math.max(1, cores / w), w),
-            cores);
-    Path dir = out != null ? out : defaultOut();
-    if (Files.exists(dir)) {
-      throw new InputException(dir + ": output folder exists; choose another --out");
-    }
-    DeviceProjection.Link link =
-        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9);
-    ScheduleComparison.Result r =
-        ScheduleComparison.run(
-            base,
-            new ScheduleComparison.Settings(
-                devices,
-                epochs,
-                link,
-                checkDevices,
-                dir.resolve("runs"),
-                groups,
-                new java.util.TreeSet<>(disttglK),
-                validationsPerEpoch),
-            row -> {
-              err.printf(
-                  Locale.ROOT,
-                  "depbloom: %-28s val AP %.4f, test AP %.4f, %,.0f events/s here, %,.0f"
-                      + " projected%n",
-                  row.label(),
-                  row.valAp(),
-                  row.testAp(),
-                  row.eventsPerSecond(),
-                  row.projectedEventsPerSecond());
-              err.flush();
-            });
-    String md = ComparisonReport.markdown(r, link, validationsPerEpoch);
+    int w = workers();
+    return new TrainingRun(
+        events,
+        data.source(),
+        Split.of(events),
+        config,
+        seed,
+        new ThreadBudget(1, Math.max(1, cores / w), w),
+        cores);
+  }
+
+  /** Workers of the compared rows: {@code --workers}, or one per core. */
+  private int workers() {
+    return workers != null ? workers : Runtime.getRuntime().availableProcessors();
+  }
+
+  /** What comparison.json holds. */
+  private Map<String, Object> summary(
+      TrainingRun base,
+      EnumSet<ScheduleComparison.RowGroup> groups,
+      DeviceProjection.Link link,
+      ScheduleComparison.Result r) {
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("data", base.dataSource());
-    summary.put("model", config.name());
+    summary.put("model", base.config().name());
     summary.put("devices", devices);
     summary.put("epochs", epochs);
-    summary.put("workers", w);
+    summary.put("workers", workers());
     summary.put("validationsPerEpoch", validationsPerEpoch);
     summary.put("rowGroups", groups);
     summary.put("disttglK", disttglK);
@@ -249,6 +270,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     summary.put("targetValAp", r.targetValAp());
     summary.put("rows", r.rows());
     summary.put("checks", r.checks());
+    return summary;
+  }
+
+  /** Writes comparison.md, comparison.json and the two plots to {@code dir}. */
+  private void writeReports(
+      Path dir,
+      String md,
+      Map<String, Object> summary,
+      TrainingRun base,
+      ScheduleComparison.Result r) {
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     try {
       Files.writeString(dir.resolve("comparison.md"), md);
@@ -256,13 +287,14 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    String name = base.config().name();
     ComparisonReport.plot(
         r,
-        config.name() + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
+        name + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
         dir.resolve("comparison.png"));
     ComparisonReport.plotCurves(
         r,
-        config.name()
+        name
             + " on "
             + base.dataSource()
             + ", G = "
@@ -270,13 +302,6 @@ final class SchedulesBenchCommand implements Callable<Integer> {
             + ": validation AP"
             + " against projected training time",
         dir.resolve("comparison-curves.png"));
-    PrintWriter o2 = spec.commandLine().getOut();
-    o2.print(md);
-    if (json) {
-      o2.println(Summaries.json(summary));
-    }
-    o2.flush();
-    return 0;
   }
 
   private static Path defaultOut() {

@@ -2,9 +2,9 @@ package dev.depbloom.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.RunSummary;
-import dev.depbloom.train.TestMetrics;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;

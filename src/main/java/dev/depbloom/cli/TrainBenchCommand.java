@@ -4,9 +4,8 @@ import dev.depbloom.bench.TrainingBenchmark;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -29,16 +28,7 @@ import picocli.CommandLine.Option;
       ""
     })
 final class TrainBenchCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "PATH",
-      description = "Data set (default: the embedded Wikipedia stream).")
-  String data;
-
-  @Mixin LoadOptionsMixin load;
-
-  @Option(names = "--model", defaultValue = "tgn", paramLabel = "NAME", description = "Model.")
-  String model;
+  @Mixin DataOptions data;
 
   @Option(
       names = "--edge-feature-dim",
@@ -59,19 +49,11 @@ final class TrainBenchCommand implements Callable<Integer> {
       description = "Read resident memory every N steps.")
   int rssEvery;
 
-  @Option(
-      names = "--threads",
-      paramLabel = "INTRA,BLAS[,WORKERS]",
-      description =
-          "Tensor threads per step worker and step workers, INTRA,BLAS[,WORKERS] (default:"
-              + " 1,1,N on N cores; auto: measured at start).")
-  String threads;
+  @Mixin ModelOptions model;
 
-  @Option(names = "--set", paramLabel = "SECTION.KEY=VALUE", description = "Config override.")
-  Map<String, String> overrides = new LinkedHashMap<>();
+  @Mixin ThreadOptions threads;
 
-  @Option(names = "--json", description = "Print one JSON object.")
-  boolean json;
+  @Mixin JsonOption output;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -81,24 +63,24 @@ final class TrainBenchCommand implements Callable<Integer> {
       throw new InputException("--steps and --rss-every must be at least 1, --warmup at least 0");
     }
     PrintWriter err = spec.commandLine().getErr();
-    EventStream events = RunSetup.loadData(data, load.toLoadOptions(err), edgeFeatureDim);
+    EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
     Split split = Split.of(events);
-    ModelConfig config =
+    RunConfig config =
         RunSetup.withResolvedSchedule(
             RunSetup.withAttentionInput(
-                ModelZoo.config(model, overrides),
+                RunConfig.zoo(model.name, model.overrides),
                 events,
-                overrides.containsKey("gnn.dim_time"),
+                model.overrides.containsKey("gnn.dim_time"),
                 err),
             events,
             split,
             err);
     int cores = Runtime.getRuntime().availableProcessors();
-    ThreadBudget budget = RunSetup.threadBudget(threads, null, cores).chosen();
-    TrainingRun run = new TrainingRun(events, data, split, config, 0, budget, cores);
+    ThreadBudget budget = RunSetup.threadBudget(threads.spec, null, cores).chosen();
+    TrainingRun run = new TrainingRun(events, data.path, split, config, 0, budget, cores);
     TrainingBenchmark.Result r = TrainingBenchmark.run(run, warmup, steps, rssEvery);
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
+    if (output.json) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("model", r.model());
       m.put("threads", budget.toString());

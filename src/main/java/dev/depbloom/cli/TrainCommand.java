@@ -2,23 +2,20 @@ package dev.depbloom.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
+import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.RankEnvironment;
-import dev.depbloom.model.config.ConfigReader;
-import dev.depbloom.model.config.ConfigWriter;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
-import dev.depbloom.schedule.Trainer;
+import dev.depbloom.eval.TestMetrics;
+import dev.depbloom.observe.ChromeTrace;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
-import dev.depbloom.train.ChromeTrace;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.ProgressReporter;
+import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.RunSummary;
-import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -55,34 +52,15 @@ import picocli.CommandLine.Option;
       ""
     })
 final class TrainCommand implements Callable<Integer> {
-  @Option(
-      names = "--data",
-      paramLabel = "PATH",
-      description = "Data set (file or directory); default: the embedded Wikipedia stream.")
-  String data;
+  @Mixin DataOptions data;
 
-  @Mixin LoadOptionsMixin load;
-
-  @Option(
-      names = "--model",
-      paramLabel = "NAME",
-      defaultValue = "tgn",
-      description =
-          "jodie, tgn, apan, tgat or dysat (TGL's published configurations; default: tgn),"
-              + " or tgn-wide (TGN at DyGLib's widths, memory and embedding 172, 8 neighbors).")
-  String model;
+  @Mixin ModelOptions model;
 
   @Option(
       names = "--config",
       paramLabel = "FILE",
       description = "Model config in YAML (TGL's files load as they are); replaces --model's.")
   Path config;
-
-  @Option(
-      names = "--set",
-      paramLabel = "SECTION.KEY=VALUE",
-      description = "Overrides one config key, e.g. --set memory.dim_out=50 (repeatable).")
-  Map<String, String> overrides = new LinkedHashMap<>();
 
   @Option(names = "--epochs", paramLabel = "N", description = "Training epochs (train.epoch).")
   Integer epochs;
@@ -166,17 +144,6 @@ final class TrainCommand implements Callable<Integer> {
   Path resume;
 
   @Option(
-      names = "--threads",
-      paramLabel = "INTRA,BLAS[,WORKERS]",
-      description =
-          "Tensor threads: libtorch intra-op and OpenBLAS threads per step worker, and the step"
-              + " workers that train shards of each batch in parallel; e.g. 1,2 is one worker,"
-              + " 1,1,2 two. Default: 1,1,N on N cores, the same on every run. auto: measured at"
-              + " start (a step-shaped workload under each candidate, under a second), which may"
-              + " pick another budget on a busy machine, and then other figures.")
-  String threads;
-
-  @Option(
       names = "--sampler-threads",
       paramLabel = "N",
       description = "Java threads for neighbor sampling (default: the number of cores).")
@@ -192,8 +159,9 @@ final class TrainCommand implements Callable<Integer> {
               + " with the round and the rank named (default 120).")
   long collectiveTimeout;
 
-  @Option(names = "--json", description = "Print the final summary as one JSON object.")
-  boolean json;
+  @Mixin ThreadOptions threads;
+
+  @Mixin JsonOption output;
 
   @Option(names = "--quiet", description = "No progress output on standard error.")
   boolean quiet;
@@ -219,28 +187,29 @@ final class TrainCommand implements Callable<Integer> {
       }
       return 0;
     }
-    LoadOptions options = load.toLoadOptions(err);
-    EventStream events = RunSetup.loadData(data, options, edgeFeatureDim);
+    LoadOptions options = data.load.toLoadOptions(err);
+    EventStream events = RunSetup.loadData(data.path, options, edgeFeatureDim);
     Split split = Split.of(events);
-    ModelConfig cfg =
+    RunConfig cfg =
         RunSetup.withResolvedSchedule(
             RunSetup.withAttentionInput(
                 resolveConfig(),
                 events,
-                config != null || overrides.containsKey("gnn.dim_time"),
+                config != null || model.overrides.containsKey("gnn.dim_time"),
                 err),
             events,
             split,
             err);
     int cores = Rendezvous.cores(ranks);
-    ThreadBudgetCalibration.Result threadChoice = RunSetup.threadBudget(threads, workers, cores);
+    ThreadBudgetCalibration.Result threadChoice =
+        RunSetup.threadBudget(threads.spec, workers, cores);
     ThreadBudget budget = threadChoice.chosen();
     Map<String, Double> calibration =
         threadChoice.millisByCandidate().isEmpty() ? null : threadChoice.millisByCandidate();
     TrainingRun run =
         new TrainingRun(
             events,
-            data == null ? RunSetup.EMBEDDED : data,
+            data.source(),
             split,
             cfg,
             seed,
@@ -254,11 +223,11 @@ final class TrainCommand implements Callable<Integer> {
       RunDirectory dir = null;
       if (collective.rank() == 0) {
         dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
-        dir.writeConfig(ConfigWriter.toYaml(cfg));
+        dir.writeConfig(cfg.toYaml());
         ObjectNode info =
             RunSetup.runInfo(
                 run,
-                data,
+                data.path,
                 options,
                 edgeFeatureDim,
                 calibration,
@@ -325,7 +294,7 @@ final class TrainCommand implements Callable<Integer> {
       if (writer) {
         trainer.addListener(
             new ProgressReporter(
-                System.err, run.config().train().epochs(), System.console() != null));
+                System.err, run.model().train().epochs(), System.console() != null));
       }
       err.printf(
           "depbloom: %s%s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; schedule %s on %d"
@@ -379,8 +348,8 @@ final class TrainCommand implements Callable<Integer> {
     }
   }
 
-  private ModelConfig resolveConfig() {
-    Map<String, String> o = new LinkedHashMap<>(overrides);
+  private RunConfig resolveConfig() {
+    Map<String, String> o = new LinkedHashMap<>(model.overrides);
     if (schedule != null) {
       o.put("schedule.name", schedule);
     }
@@ -401,9 +370,9 @@ final class TrainCommand implements Callable<Integer> {
     }
     if (config != null) {
       String name = config.getFileName().toString().replaceFirst("\\.ya?ml$", "");
-      return ConfigReader.read(config, name, o);
+      return RunConfig.read(config, name, o);
     }
-    return ModelZoo.config(model, o);
+    return RunConfig.zoo(model.name, o);
   }
 
   private static Path defaultOut(String model) {
@@ -414,7 +383,7 @@ final class TrainCommand implements Callable<Integer> {
   private void print(RunSummary s, RunDirectory dir) {
     Map<String, Object> m = Summaries.of(s, dir);
     PrintWriter o = spec.commandLine().getOut();
-    if (json) {
+    if (output.json) {
       o.println(Summaries.json(m));
     } else {
       o.print(Summaries.table(m));

@@ -1,6 +1,7 @@
 package dev.depbloom.device;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.ViewRows;
 import dev.depbloom.tensor.C10dBackends;
 import dev.depbloom.tensor.RankDevice;

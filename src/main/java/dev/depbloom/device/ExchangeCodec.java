@@ -1,5 +1,6 @@
 package dev.depbloom.device;
 
+import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.ViewRows;
 import dev.depbloom.tensor.Tensors;

@@ -1,6 +1,8 @@
 package dev.depbloom.memory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -17,6 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>DepBloom keeps one view per sub-chain and merges them at a temporal window's end ({@link
  * #mergeLatest}); for that, every row of a view carries the stamp of the event that last wrote it
  * since the view's last merge ({@link WriteStamps}).
+ *
+ * <p>A model without memory gets {@link #none()}: a store of no views, which reads nothing and
+ * writes nothing.
  *
  * <p>Thread-safety: commits, announcements and waits are serialised by one lock; the tensors of a
  * view are read by steps only after {@link #awaitReadable} returned for their rows.
@@ -36,7 +41,18 @@ public final class MemoryStore implements AutoCloseable {
    */
   public MemoryStore(
       int viewCount, int nodeCount, int dim, int mailboxSize, int mailDim, long readTimeoutMillis) {
-    if (viewCount < 1) {
+    this(viewCount, nodeCount, dim, mailboxSize, mailDim, readTimeoutMillis, true);
+  }
+
+  private MemoryStore(
+      int viewCount,
+      int nodeCount,
+      int dim,
+      int mailboxSize,
+      int mailDim,
+      long readTimeoutMillis,
+      boolean memory) {
+    if (memory && viewCount < 1) {
       throw new IllegalArgumentException("a memory store needs at least one view: " + viewCount);
     }
     this.views = new ArrayList<>(viewCount);
@@ -46,8 +62,18 @@ public final class MemoryStore implements AutoCloseable {
     this.versions = new int[viewCount][nodeCount];
     this.pending = new int[viewCount][nodeCount];
     this.stamps = new WriteStamps[viewCount];
-    java.util.Arrays.setAll(stamps, v -> new WriteStamps(nodeCount));
+    Arrays.setAll(stamps, v -> new WriteStamps(nodeCount));
     this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
+  }
+
+  /** The store of a model without memory: no views; resets and closing do nothing. */
+  public static MemoryStore none() {
+    return new MemoryStore(0, 0, 0, 0, 0, 0, false);
+  }
+
+  /** Whether this is {@link #none()}: the model has no memory to read or write. */
+  public boolean isNone() {
+    return views.isEmpty();
   }
 
   public int viewCount() {
@@ -190,7 +216,7 @@ public final class MemoryStore implements AutoCloseable {
         return new MergeCost(nanos, bytes);
       }
       long t0 = System.nanoTime();
-      java.util.BitSet written = new java.util.BitSet();
+      BitSet written = new BitSet();
       for (int v : group) {
         requireNothingPending(v, "merged");
         for (int node : stamps[v].writtenNodes()) {
@@ -326,7 +352,7 @@ public final class MemoryStore implements AutoCloseable {
     try (NodeMemory from = rows.asMemory()) {
       requireNothingPending(rows.view(), "overwritten");
       int[] positions = new int[rows.nodes().length];
-      java.util.Arrays.setAll(positions, i -> i);
+      Arrays.setAll(positions, i -> i);
       views.get(rows.view()).copyRows(from, positions, rows.nodes());
       for (int i = 0; i < rows.nodes().length; i++) {
         int node = rows.nodes()[i];
@@ -369,12 +395,15 @@ public final class MemoryStore implements AutoCloseable {
    * it are pending.
    */
   public void reset(int view) {
+    if (isNone()) {
+      return;
+    }
     lock.lock();
     try {
       requireNothingPending(view, "reset");
       views.get(view).reset();
       stamps[view].clear();
-      java.util.Arrays.fill(versions[view], 0);
+      Arrays.fill(versions[view], 0);
     } finally {
       lock.unlock();
     }

@@ -60,6 +60,24 @@ public record MemoryWrite(
   }
 
   /**
+   * Bytes of this write's rows (memory and mails, with their node ids and times): all of them, or
+   * with {@code marked} non-null only the rows of nodes {@code v} with {@code marked[v]}.
+   */
+  public long rowBytes(boolean[] marked) {
+    long memoryWidth = memoryRows.numel() / Math.max(1, memoryNodes.length);
+    long mailWidth = mailRows.numel() / Math.max(1, mailNodes.length);
+    long rows = 0;
+    long mails = 0;
+    for (int v : memoryNodes) {
+      rows += marked == null || marked[v] ? 1 : 0;
+    }
+    for (int v : mailNodes) {
+      mails += marked == null || marked[v] ? 1 : 0;
+    }
+    return rows * (4 * memoryWidth + 12) + mails * (4 * mailWidth + 12);
+  }
+
+  /**
    * This write split by node: {@code [hot, cold]}, the rows (memory and mail) of nodes {@code v}
    * with {@code hot[v]} and the others. Every row lands in exactly one part; both are new values
    * the caller closes.

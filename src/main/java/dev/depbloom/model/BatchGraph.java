@@ -1,10 +1,13 @@
 package dev.depbloom.model;
 
 import dev.depbloom.batch.Batch;
+import dev.depbloom.model.config.GnnConfig;
+import dev.depbloom.model.config.MemoryConfig;
 import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.sampling.SampledLayer;
 import dev.depbloom.sampling.TemporalSample;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -50,9 +53,7 @@ public final class BatchGraph {
   /** Plans a batch from its roots and its sampled neighborhood. */
   public static BatchGraph build(Batch batch, TemporalSample sample, ModelConfig config) {
     int attentionLayers =
-        config.gnn().arch() == dev.depbloom.model.config.GnnConfig.Arch.TRANSFORMER_ATTENTION
-            ? config.gnn().layers()
-            : 0;
+        config.gnn().arch() == GnnConfig.Arch.TRANSFORMER_ATTENTION ? config.gnn().layers() : 0;
     // Snapshot samplers query every layer at the root's time (TGL's prop_time, which DySAT uses).
     boolean propTime = config.sampling().history() > 1;
     List<Snapshot> snapshots = new ArrayList<>();
@@ -66,7 +67,7 @@ public final class BatchGraph {
       int readPositions = attentionLayers > 0 ? s0.positionCount() : batch.roots().length;
       reads = ReadPlan.of(s0.nodes(), s0.times(), readPositions);
       SampledLayer receivers =
-          config.memory().deliverTo() == dev.depbloom.model.config.MemoryConfig.Delivery.NEIGHBORS
+          config.memory().deliverTo() == MemoryConfig.Delivery.NEIGHBORS
               ? sample.layers().get(0)
               : null;
       writes =
@@ -111,7 +112,7 @@ public final class BatchGraph {
       if (propTime) {
         int[] off = layer.offsets();
         for (int r = 0; r < layer.rootCount(); r++) {
-          java.util.Arrays.fill(times, base + off[r], base + off[r + 1], times[levelStart[j] + r]);
+          Arrays.fill(times, base + off[r], base + off[r + 1], times[levelStart[j] + r]);
         }
       } else {
         System.arraycopy(layer.edgeTimes(), 0, times, base, layer.sampleCount());

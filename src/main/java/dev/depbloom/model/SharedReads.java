@@ -1,6 +1,7 @@
 package dev.depbloom.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -128,13 +129,13 @@ public final class SharedReads {
    * and concatenated in row order.
    */
   public ReadPlan part(int from, int to) {
-    int[] node = java.util.Arrays.copyOfRange(reads.readNode(), from, to);
+    int[] node = Arrays.copyOfRange(reads.readNode(), from, to);
     DenseIndex distinct = new DenseIndex(Math.max(1, node.length));
     int[] readDistinct = denseIndices(node, distinct);
     return new ReadPlan(
         new int[0],
         node,
-        java.util.Arrays.copyOfRange(reads.readTime(), from, to),
+        Arrays.copyOfRange(reads.readTime(), from, to),
         readDistinct,
         distinct.keys());
   }

@@ -5,6 +5,7 @@ import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.sampling.SampledLayer;
 import dev.depbloom.tensor.Tensors;
+import java.util.Arrays;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorVector;
@@ -163,10 +164,10 @@ public record WritePlan(
     void put(int node, double t, int selfRead, int otherRead, int ev) {
       int k = index.indexOf(node);
       if (k >= self.length) {
-        self = java.util.Arrays.copyOf(self, k * 2);
-        other = java.util.Arrays.copyOf(other, k * 2);
-        event = java.util.Arrays.copyOf(event, k * 2);
-        time = java.util.Arrays.copyOf(time, k * 2);
+        self = Arrays.copyOf(self, k * 2);
+        other = Arrays.copyOf(other, k * 2);
+        event = Arrays.copyOf(event, k * 2);
+        time = Arrays.copyOf(time, k * 2);
       }
       self[k] = selfRead;
       other[k] = otherRead;
@@ -179,19 +180,19 @@ public record WritePlan(
     }
 
     double[] times() {
-      return java.util.Arrays.copyOf(time, index.size());
+      return Arrays.copyOf(time, index.size());
     }
 
     int[] selfRead() {
-      return java.util.Arrays.copyOf(self, index.size());
+      return Arrays.copyOf(self, index.size());
     }
 
     int[] otherRead() {
-      return java.util.Arrays.copyOf(other, index.size());
+      return Arrays.copyOf(other, index.size());
     }
 
     int[] event() {
-      return java.util.Arrays.copyOf(event, index.size());
+      return Arrays.copyOf(event, index.size());
     }
   }
 }

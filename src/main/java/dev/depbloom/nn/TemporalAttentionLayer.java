@@ -5,9 +5,11 @@ import org.bytedeco.pytorch.GradMode;
 import org.bytedeco.pytorch.LayerNormImpl;
 import org.bytedeco.pytorch.LinearImpl;
 import org.bytedeco.pytorch.LongVector;
+import org.bytedeco.pytorch.Module;
 import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorOptional;
+import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 
 /**
@@ -22,7 +24,7 @@ import org.bytedeco.pytorch.global.torch;
  * source table and the edge part once per distinct edge, then both are gathered to the samples; the
  * time part runs per sample. One weight matrix holds all parts, initialised as TGL's single Linear.
  */
-public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
+public final class TemporalAttentionLayer extends Module {
   /** Bytes of a piece's keys and values on the grid ({@link #forwardOnGrid}). */
   static final long PIECE_BYTES = 2L << 20;
 
@@ -100,8 +102,7 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
     Tensor weighted = value.view(s, heads, dh).mul(att.unsqueeze(2)).view(s, dimOut);
     Tensor agg =
         weighted.new_zeros(t, dimOut).index_add(0, in.targetIndex(), weighted); // [T, dimOut]
-    Tensor joined =
-        nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
+    Tensor joined = nodeDim > 0 ? torch.cat(new TensorVector(agg, in.targets()), 1) : agg;
     Tensor h = Dropout.apply(out.forward(joined), dropout, is_training()).relu();
     return norm.forward(h);
   }
@@ -184,8 +185,7 @@ public final class TemporalAttentionLayer extends org.bytedeco.pytorch.Module {
           att.mul_(f); // a target without samples aggregates nothing
           into.copy_(kv[1].view(n, k, heads, dh).mul(att.unsqueeze(3)).sum(1).view(n, dimOut));
         });
-    Tensor joined =
-        nodeDim > 0 ? torch.cat(new org.bytedeco.pytorch.TensorVector(agg, in.targets()), 1) : agg;
+    Tensor joined = nodeDim > 0 ? torch.cat(new TensorVector(agg, in.targets()), 1) : agg;
     return norm.forward(out.forward(joined).relu());
   }
 

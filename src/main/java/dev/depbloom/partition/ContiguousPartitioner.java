@@ -1,6 +1,7 @@
 package dev.depbloom.partition;
 
 import dev.depbloom.data.EventStream;
+import java.util.Arrays;
 
 /**
  * The naive partitioner: chain {@code c} of a window of {@code W} events is the consecutive slice
@@ -18,7 +19,7 @@ public final class ContiguousPartitioner implements Partitioner {
     for (int c = 0; c < chains; c++) {
       int start = (int) ((long) c * size / chains);
       int end = (int) ((long) (c + 1) * size / chains);
-      java.util.Arrays.fill(eventChain, start, end, c);
+      Arrays.fill(eventChain, start, end, c);
     }
     return WindowPartition.ofEventChains(events, from, to, chains, eventChain);
   }

@@ -1,5 +1,7 @@
 package dev.depbloom.sampling;
 
+import java.util.Arrays;
+
 /**
  * One layer of a temporal neighborhood sample, in CSR form over the roots: the samples of root
  * {@code r} are positions {@code [offsets[r], offsets[r+1])}, at most {@code fanout} of them,
@@ -80,7 +82,7 @@ public final class SampledLayer {
   public int[] rootIndex() {
     int[] out = new int[sampleCount()];
     for (int r = 0; r < rootCount(); r++) {
-      java.util.Arrays.fill(out, offsets[r], offsets[r + 1], r);
+      Arrays.fill(out, offsets[r], offsets[r + 1], r);
     }
     return out;
   }

@@ -1,6 +1,7 @@
 package dev.depbloom.sampling;
 
 import dev.depbloom.data.EventStream;
+import java.util.Arrays;
 
 /**
  * Temporal compressed sparse rows: for every node, its incident events sorted by (time, edge id).
@@ -48,7 +49,7 @@ public final class TemporalCsr {
     int[] neighbors = new int[entries];
     int[] edgeIds = new int[entries];
     double[] times = new double[entries];
-    int[] fill = java.util.Arrays.copyOf(offsets, n);
+    int[] fill = Arrays.copyOf(offsets, n);
     // Events arrive sorted by (time, id), so appending keeps every row sorted.
     for (int i = 0; i < eventLimit; i++) {
       int p = fill[src[i]]++;

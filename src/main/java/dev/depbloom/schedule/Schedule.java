@@ -1,6 +1,7 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.InputException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,10 +22,10 @@ public interface Schedule {
 
   /**
    * The rounds of an epoch's plan where a walk over the stream may begin (every view holding merged
-   * memory there): where {@link MemoryGroupsSchedule} starts its groups. Every round by default.
+   * memory there): where {@code MemoryGroupsSchedule} starts its groups. Every round by default.
    */
   default List<Integer> walkStarts(int epoch) {
-    List<Integer> all = new java.util.ArrayList<>();
+    List<Integer> all = new ArrayList<>();
     for (int r = 0; r < plan(epoch).size(); r++) {
       all.add(r);
     }
@@ -37,19 +38,19 @@ public interface Schedule {
   }
 
   /**
-   * Whether the items of one view in a round are consecutive micro-batches of one large batch that
-   * read through each other's writes (intra-batch memory refinement).
+   * How the items of one view in a round read each other's writes: {@link Refinement#NONE}, or
+   * DepBloom's intra-batch memory refinement.
    */
-  default boolean refines() {
-    return false;
+  default Refinement refinement() {
+    return Refinement.NONE;
   }
 
   /**
-   * Whether commits split hot rows (read by the view's next round) from cold ones committed off the
-   * critical path; the next round is then planned while the current one trains.
+   * A new commit policy for this schedule's rounds (its owner closes it): everything at the round's
+   * end by default.
    */
-  default boolean criticalPath() {
-    return false;
+  default CommitPolicy commitPolicy() {
+    return new LastWinsCommit();
   }
 
   /**
@@ -61,13 +62,13 @@ public interface Schedule {
   }
 
   /**
-   * Whether processes exchange memory only where views merge ({@link RoundPlan#mergeViews()}): each
-   * view is read and written between two merges by the devices of one rank only (under {@link
-   * #rankOf}), so the other ranks need its rows only for the merge. Otherwise every round's writes
-   * are exchanged, so that every process commits them all.
+   * A new exchange of memory between processes for this schedule's rounds: every round's writes by
+   * default. Where each view is read and written between two merges ({@link
+   * RoundPlan#mergeViews()}) by the devices of one rank only (under {@link #rankOf}), the other
+   * ranks need its rows only for the merge.
    */
-  default boolean exchangesAtMerge() {
-    return false;
+  default WriteExchange writeExchange() {
+    return new EveryRoundExchange();
   }
 
   /**

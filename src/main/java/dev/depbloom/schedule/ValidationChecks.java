@@ -10,7 +10,7 @@ import java.util.TreeSet;
  * validation view whole. The validation view's <em>family</em> is the view and every view merged
  * with it (a DepBloom memory group's sub-chains); a family of one view is whole after every round,
  * a larger one only after a round that merges it (a temporal window's end). The family walks the
- * stream in order (the validation view is memory group 0's, see {@link MemoryGroupsSchedule}), so
+ * stream in order (the validation view is memory group 0's, see {@code MemoryGroupsSchedule}), so
  * after a whole round it has seen every training event before its <em>position</em>: one past the
  * latest event any of its items held so far.
  */

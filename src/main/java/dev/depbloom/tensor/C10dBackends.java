@@ -1,6 +1,7 @@
 package dev.depbloom.tensor;
 
 import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.bytedeco.javacpp.chrono.Milliseconds;
@@ -160,12 +161,12 @@ public final class C10dBackends {
 
   /** Sets {@code key} to the UTF-8 bytes of {@code value}. */
   public static void set(Store store, String key, String value) {
-    store.set(key, new ByteVector(value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    store.set(key, new ByteVector(value.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** The value of {@code key}; blocks (up to the store's timeout) until it exists. */
   public static String get(Store store, String key) {
-    return new String(store.get(key).get(), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(store.get(key).get(), StandardCharsets.UTF_8);
   }
 
   /** Adds {@code delta} to the counter {@code key} (created at 0) and returns its new value. */

@@ -5,6 +5,7 @@ import java.util.function.IntSupplier;
 import org.bytedeco.pytorch.Device;
 import org.bytedeco.pytorch.MemoryFormatOptional;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorOptions;
 import org.bytedeco.pytorch.global.torch;
 
 /**
@@ -86,6 +87,16 @@ public record RankDevice(String device, Backend backend) {
   /** Whether tensors stay where the host creates them (the CPU build). */
   public boolean host() {
     return device.equals("cpu");
+  }
+
+  /** An uninitialised {@code [rows, dim]} float tensor on this device, in the caller's scope. */
+  public Tensor empty(int rows, int dim) {
+    return host()
+        ? torch.empty(rows, dim)
+        : torch.empty(
+            new long[] {rows, dim},
+            new TensorOptions(new Device(device)),
+            new MemoryFormatOptional());
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.depbloom.train;
 
+import dev.depbloom.data.InputException;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.tensor.StepScope;
@@ -85,7 +86,7 @@ public final class Checkpoint {
   public static void load(
       Path file, TemporalGnn model, Optimizer optimizer, List<NodeMemory> views) {
     if (!Files.isRegularFile(file)) {
-      throw new dev.depbloom.data.InputException(file + ": checkpoint not found");
+      throw new InputException(file + ": checkpoint not found");
     }
     try (StepScope scope = new StepScope()) {
       InputArchive archive = new InputArchive();

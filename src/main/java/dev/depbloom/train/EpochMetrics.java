@@ -1,5 +1,6 @@
 package dev.depbloom.train;
 
+import dev.depbloom.step.Replica;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,7 @@
 package dev.depbloom.train;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.depbloom.observe.Stage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

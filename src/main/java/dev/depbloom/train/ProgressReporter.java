@@ -1,5 +1,7 @@
 package dev.depbloom.train;
 
+import dev.depbloom.eval.TestMetrics;
+import dev.depbloom.observe.Phase;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
@@ -14,7 +16,7 @@ public final class ProgressReporter implements TrainingListener {
   private final PrintStream out;
   private final int epochs;
   private final boolean interactive;
-  private String phase;
+  private Phase phase;
   private int epoch;
   private long total;
   private long startNanos;
@@ -28,7 +30,7 @@ public final class ProgressReporter implements TrainingListener {
   }
 
   @Override
-  public void phaseStarted(String phase, int epoch, long events) {
+  public void phaseStarted(Phase phase, int epoch, long events) {
     this.phase = phase;
     this.epoch = epoch;
     this.total = events;
@@ -38,7 +40,7 @@ public final class ProgressReporter implements TrainingListener {
   }
 
   @Override
-  public void batchFinished(String phase, long eventsDone, double loss) {
+  public void batchFinished(Phase phase, long eventsDone, double loss) {
     long now = System.nanoTime();
     int decile = total > 0 ? (int) (10 * eventsDone / total) : 10;
     if (interactive ? now - lastDraw < REDRAW_NANOS && eventsDone < total : decile == lastDecile) {
@@ -56,7 +58,7 @@ public final class ProgressReporter implements TrainingListener {
   }
 
   @Override
-  public void phaseFinished(String phase) {
+  public void phaseFinished(Phase phase) {
     if (interactive) {
       out.println();
     }
@@ -74,8 +76,8 @@ public final class ProgressReporter implements TrainingListener {
     }
     String head =
         epoch > 0
-            ? String.format(Locale.ROOT, "epoch %d/%d %-6s", epoch, epochs, phase)
-            : String.format(Locale.ROOT, "%-12s", phase);
+            ? String.format(Locale.ROOT, "epoch %d/%d %-6s", epoch, epochs, phase.key())
+            : String.format(Locale.ROOT, "%-12s", phase.key());
     return String.format(
         Locale.ROOT,
         "%s [%s] %,d/%,d events  %,.0f ev/s%s  ETA %s",

@@ -1,5 +1,6 @@
 package dev.depbloom.train;
 
+import dev.depbloom.eval.TestMetrics;
 import java.util.List;
 
 /** The outcome of a run: every epoch's metrics, the best epoch and the test metrics. */

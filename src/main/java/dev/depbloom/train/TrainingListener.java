@@ -1,15 +1,10 @@
 package dev.depbloom.train;
 
+import dev.depbloom.eval.TestMetrics;
+import dev.depbloom.observe.PhaseListener;
+
 /** Receives a run's lifecycle events; progress bars and metric logs are listeners. */
-public interface TrainingListener {
-  /** A pass over events {@code [from, to)} begins; {@code phase} is train, val, replay or test. */
-  default void phaseStarted(String phase, int epoch, long events) {}
-
-  /** A batch of a phase finished; {@code loss} is NaN outside training. */
-  default void batchFinished(String phase, long eventsDone, double loss) {}
-
-  default void phaseFinished(String phase) {}
-
+public interface TrainingListener extends PhaseListener {
   default void epochFinished(EpochMetrics metrics) {}
 
   /**

@@ -1,29 +1,28 @@
 package dev.depbloom.bench;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.EmbeddedDatasets;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.data.Split;
+import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.model.BatchGraph;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.observe.Stage;
+import dev.depbloom.observe.StageTimer;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
-import dev.depbloom.schedule.Schedules;
+import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.OpRecorder;
 import dev.depbloom.tensor.OpRecording;
 import dev.depbloom.tensor.OpWork;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
-import dev.depbloom.train.DeviceStep;
-import dev.depbloom.train.Stage;
-import dev.depbloom.train.StageTimer;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
-import dev.depbloom.train.TrainingSession;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -58,18 +57,15 @@ public final class RecordedWorkBenchmark {
     int timings = Integer.getInteger("timings", 15);
     EventStream events = EmbeddedDatasets.wikipedia();
     Split split = Split.of(events);
-    ModelConfig config = ModelZoo.config(model, Map.of());
+    RunConfig config = RunConfig.zoo(model, Map.of());
     TrainingRun run = new TrainingRun(events, null, split, config, 0, new ThreadBudget(1, 1, 1), 1);
     Schedule schedule =
-        Schedules.of(config.schedule(), run.events(), run.split(), config.train().batchSize());
-    try (TrainingSession session = new TrainingSession(run);
+        Schedules.of(
+            config.schedule(), run.events(), run.split(), config.model().train().batchSize());
+    try (TrainingSession session = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(
-                session,
-                schedule,
-                1,
-                new InProcessCollective(),
-                RoundRunner.commitPolicy(schedule))) {
+                session, schedule, 1, new InProcessCollective(), schedule.commitPolicy())) {
       session.replica().model().train(true);
       List<RoundPlan> rounds = schedule.plan(1);
       for (int i = 0; i < warmup; i++) {
@@ -84,7 +80,10 @@ public final class RecordedWorkBenchmark {
       for (int k = 0; k < steps; k++) {
         RoundPlan round = rounds.get(warmup + k);
         try (DeviceStep.Result r =
-            session.step().train(task(session, round, 1), session.memory(), generator, recorded)) {
+            session
+                .step()
+                .train(
+                    task(session, run.seed(), round, 1), session.memory(), generator, recorded)) {
           OpWork[] after = afterItem(session, r, round.index());
           optimizer = optimizer.plus(after[0]);
           commit = commit.plus(after[1]);
@@ -92,7 +91,7 @@ public final class RecordedWorkBenchmark {
       }
       report(recorded, optimizer, commit, steps);
       // the cost: one item run again and again, recorded and not in turn
-      DeviceStep.Task task = task(session, rounds.get(warmup + steps), 1);
+      DeviceStep.Task task = task(session, run.seed(), rounds.get(warmup + steps), 1);
       long[] plainNanos = new long[timings];
       long[] recordedNanos = new long[timings];
       long observed = 0;
@@ -118,10 +117,11 @@ public final class RecordedWorkBenchmark {
   }
 
   /** The work item of a one-item round, planned as the round runner plans it. */
-  private static DeviceStep.Task task(TrainingSession session, RoundPlan round, int epoch) {
+  private static DeviceStep.Task task(
+      TrainingSession session, long seed, RoundPlan round, int epoch) {
     ItemPlan item = round.items().get(0);
     long[] keys = {TRAIN, epoch, item.start()};
-    long stream = RandomStreams.derive(session.run().seed(), keys);
+    long stream = RandomStreams.derive(seed, keys);
     Batch batch = session.batch(round.index(), item.events(), 1, keys);
     BatchGraph graph = session.planner().plan(batch, stream, session.sampler(item.view()));
     return new DeviceStep.Task(
@@ -144,7 +144,7 @@ public final class RecordedWorkBenchmark {
       }
       try (OpRecording ops = OpRecorder.startOnThisThread()) {
         if (r.write() != null) {
-          session.memory().apply(r.task().view(), r.write(), round);
+          session.memory().apply(r.task().view(), r.write().write(), round);
         }
         out[1] = ops.work();
       }

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.data.DataFiles;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.LoadOptions;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.LoadOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,8 +1,8 @@
 package dev.depbloom.cli;
 
-import dev.depbloom.schedule.Trainer;
+import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.train.RunDirectory;
-import dev.depbloom.train.TestMetrics;
+import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.memory.ViewRows;

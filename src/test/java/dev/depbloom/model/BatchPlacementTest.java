@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.train.TrainingRun;
-import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +34,12 @@ class BatchPlacementTest {
     TrainingRun run =
         TinyStreams.tinyRun(
             TinyStreams.random(50, 700, 3, 17), model, 2, Map.of("sampling.duration", "60"));
-    var config = run.config();
-    try (TrainingSession host = new TrainingSession(run);
+    var config = run.model();
+    try (TrainingSession host = new TrainingSession(run.session());
         StepScope scope = new StepScope()) {
       Batch batch = host.batch(3, 300, 400, 1, 7, 3);
       BatchGraph graph = host.planner().plan(batch, 3, host.sampler(0));
-      var memory = host.memory() == null ? null : host.memory().view(0);
+      var memory = host.memory().isNone() ? null : host.memory().view(0);
       boolean features = config.memory().combineNodeFeature();
       BatchInputs in = BatchInputs.fetch(graph, memory, run.events(), features).on(META);
       List<Tensor> all = tensors(in);

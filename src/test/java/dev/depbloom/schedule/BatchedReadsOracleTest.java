@@ -6,17 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.partition.ContiguousPartitioner;
-import dev.depbloom.partition.LostDependencies;
-import dev.depbloom.partition.PartitionMeasure;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.partition.TopologyPartitioner;
+import dev.depbloom.profile.LostDependencies;
+import dev.depbloom.profile.PartitionMeasure;
+import dev.depbloom.schedule.depbloom.DepBloomSchedule;
+import dev.depbloom.schedule.disttgl.DistTglSchedule;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The profile's batched count ({@link dev.depbloom.partition.BatchedReads}, summed by {@link
+ * The profile's batched count ({@link dev.depbloom.profile.BatchedReads}, summed by {@link
  * PartitionMeasure}) against {@link ScheduleReads}, which walks the rounds {@link DepBloomSchedule}
  * actually plans with views, commits and merges: two implementations of one definition must agree
  * on every candidate.

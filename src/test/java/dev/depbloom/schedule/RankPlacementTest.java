@@ -9,6 +9,8 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.partition.ContiguousPartitioner;
+import dev.depbloom.schedule.depbloom.DepBloomSchedule;
+import dev.depbloom.schedule.disttgl.DistTglSchedule;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,7 @@ class RankPlacementTest {
     DistTglSchedule s = new DistTglSchedule(1000, 100, 2, 2);
     assertEquals(List.of(0, 1, 0, 1), ranks(s, 2));
     assertEquals(List.of(0, 0, 0, 0), ranks(s, 1));
-    assertFalse(s.exchangesAtMerge());
+    assertFalse(s.writeExchange().atMerges());
   }
 
   @Test
@@ -42,7 +44,7 @@ class RankPlacementTest {
     DepBloomSchedule s = depbloom(4, 2); // chain p on devices 2p, 2p + 1
     assertEquals(List.of(0, 0, 1, 1, 0, 0, 1, 1), ranks(s, 2));
     assertEquals(List.of(0, 0, 1, 1, 2, 2, 3, 3), ranks(s, 4));
-    assertTrue(s.exchangesAtMerge());
+    assertTrue(s.writeExchange().atMerges());
   }
 
   @Test

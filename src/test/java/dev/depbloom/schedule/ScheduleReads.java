@@ -1,12 +1,12 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.EventStream;
-import dev.depbloom.partition.BatchedReads;
+import dev.depbloom.profile.BatchedReads;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * A test oracle for {@link dev.depbloom.partition.BatchedReads}, written apart from it: how a
+ * A test oracle for {@link dev.depbloom.profile.BatchedReads}, written apart from it: how a
  * schedule's memory reads compare with {@code sequential}'s at batch {@code B}, counted on the
  * schedule's own rounds (DESIGN.md section 3), with no training: the one measure of staleness that
  * covers every cause a schedule has, whatever its kind.
@@ -14,12 +14,12 @@ import java.util.List;
  * <p>Each node's row is tracked by its <em>version</em>, the latest event whose write it holds.
  * {@code sequential} at batch {@code B} shows an event, for each endpoint, the latest event
  * touching it in an earlier batch. A schedule shows an item's event its view's version as of the
- * round's start, plus, when the schedule {@link Schedule#refines() refines}, the writes of the same
- * view's earlier items in the round (the micro-batches before it); after every item of a round each
- * view takes its items' writes, the latest event winning, then the round's merges give every view
- * of a group the latest version any of them holds, and the round's resets clear views. A read is
- * <em>stale</em> when its version is older than sequential's (DistTGL's mini-batch parallelism, a
- * DepBloom chain's batch spanning more of the stream than {@code B} events, a write buffered in
+ * round's start, plus, when the schedule {@link Schedule#refinement() refines}, the writes of the
+ * same view's earlier items in the round (the micro-batches before it); after every item of a round
+ * each view takes its items' writes, the latest event winning, then the round's merges give every
+ * view of a group the latest version any of them holds, and the round's resets clear views. A read
+ * is <em>stale</em> when its version is older than sequential's (DistTGL's mini-batch parallelism,
+ * a DepBloom chain's batch spanning more of the stream than {@code B} events, a write buffered in
  * another chain until the window's end, a memory group that has not yet walked to an event all show
  * up here), <em>fresher</em> when newer (refinement inside a batch of {@code B}, chains reading
  * their own writes sooner than sequential's batch boundaries allow).
@@ -35,11 +35,13 @@ import java.util.List;
  * @param events trained events counted
  * @param staleEvents events with at least one stale read
  */
-record ScheduleReads(
+public record ScheduleReads(
     long reads, long staleReads, long fresherReads, long events, long staleEvents) {
 
   /** Counts the reads of epoch {@code epochs} of {@code schedule}, after the epochs before it. */
-  static ScheduleReads measure(EventStream events, Schedule schedule, int batchSize, int epochs) {
+  public static ScheduleReads measure(
+      EventStream events, Schedule schedule, int batchSize, int epochs) {
+    boolean refines = schedule.refinement() != Refinement.NONE;
     int[] src = events.sources();
     int[] dst = events.destinations();
     int nodes = events.nodeCount();
@@ -83,8 +85,8 @@ record ScheduleReads(
             if (!counted) {
               continue;
             }
-            int s = seen(view, roundWrite, roundWriteView, item.view(), src[e], schedule.refines());
-            int d = seen(view, roundWrite, roundWriteView, item.view(), dst[e], schedule.refines());
+            int s = seen(view, roundWrite, roundWriteView, item.view(), src[e], refines);
+            int d = seen(view, roundWrite, roundWriteView, item.view(), dst[e], refines);
             int staleHere = (s < sequentialSrc[e] ? 1 : 0) + (d < sequentialDst[e] ? 1 : 0);
             fresher += (s > sequentialSrc[e] ? 1 : 0) + (d > sequentialDst[e] ? 1 : 0);
             stale += staleHere;
@@ -92,7 +94,7 @@ record ScheduleReads(
             reads += 2;
             trained++;
           }
-          if (schedule.refines()) {
+          if (refines) {
             // the next micro-batches of this view read through this one's writes
             for (int e : item.events()) {
               markRoundWrite(roundWrite, roundWriteView, item.view(), src[e], e);

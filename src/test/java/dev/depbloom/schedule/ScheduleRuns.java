@@ -4,15 +4,15 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.CommitPolicy;
 import dev.depbloom.memory.NodeMemory;
-import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
-import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,27 +20,29 @@ import java.util.Map;
 import org.bytedeco.pytorch.TensorVector;
 
 /** Trains tiny runs round by round under a schedule and captures everything they produce. */
-final class ScheduleRuns {
+public final class ScheduleRuns {
   private ScheduleRuns() {}
 
   /**
    * What a run produced: the loss of every round, then every parameter, then every memory view's
    * memory and mailbox (flattened), and the views' memory times.
    */
-  record State(List<Double> losses, float[] parameters, float[] memory, double[] memoryTimes) {}
+  public record State(
+      List<Double> losses, float[] parameters, float[] memory, double[] memoryTimes) {}
 
   /** A tiny run of a shipped model with dropout as shipped (TGN, APAN, DySAT: 0.1-0.2). */
-  static TrainingRun run(String model, Map<String, String> schedule, int workers) {
+  public static TrainingRun run(String model, Map<String, String> schedule, int workers) {
     return run(model, schedule, workers, 40);
   }
 
   /** As above, over {@code nodes} nodes (more nodes: fewer rows read again by the next batch). */
-  static TrainingRun run(String model, Map<String, String> schedule, int workers, int nodes) {
+  public static TrainingRun run(
+      String model, Map<String, String> schedule, int workers, int nodes) {
     return run(model, schedule, workers, nodes, 61); // odd: shards and chunks differ in size
   }
 
   /** As above, in batches of {@code batchSize} events. */
-  static TrainingRun run(
+  public static TrainingRun run(
       String model, Map<String, String> schedule, int workers, int nodes, int batchSize) {
     EventStream events = TinyStreams.random(nodes, 1200, 3, 11);
     Map<String, String> o = new HashMap<>(schedule);
@@ -53,37 +55,36 @@ final class ScheduleRuns {
         events,
         "tiny",
         Split.of(events),
-        ModelZoo.config(model, o),
+        RunConfig.zoo(model, o),
         3,
         new ThreadBudget(1, 1, workers),
         1);
   }
 
   /** Trains {@code epochs} epochs of the run's schedule, round by round. */
-  static State train(TrainingRun run, int epochs) {
+  public static State train(TrainingRun run, int epochs) {
     return train(run, epochs, null);
   }
 
   /** As {@link #train(TrainingRun, int)}, committing with {@code commit} unless it is null. */
-  static State train(TrainingRun run, int epochs, CommitPolicy commit) {
+  public static State train(TrainingRun run, int epochs, CommitPolicy commit) {
     return train(run, epochs, commit, RankDevice.forThisProcess());
   }
 
   /** As {@link #train(TrainingRun, int, CommitPolicy)}, the replica on {@code device}. */
-  static State train(TrainingRun run, int epochs, CommitPolicy commit, RankDevice device) {
+  public static State train(TrainingRun run, int epochs, CommitPolicy commit, RankDevice device) {
     Schedule schedule =
-        Schedules.of(
-            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
+        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
     List<Double> losses = new ArrayList<>();
     try (StepScope scope = new StepScope();
-        TrainingSession s = new TrainingSession(run, device);
+        TrainingSession s = new TrainingSession(run.session(), device);
         RoundRunner runner =
             new RoundRunner(
                 s,
                 schedule,
                 run.threads().workers(),
                 new InProcessCollective(),
-                commit != null ? commit : RoundRunner.commitPolicy(schedule))) {
+                commit != null ? commit : schedule.commitPolicy())) {
       s.replica().model().train(true);
       for (int epoch = 1; epoch <= epochs; epoch++) {
         List<RoundPlan> rounds = schedule.plan(epoch);
@@ -102,7 +103,7 @@ final class ScheduleRuns {
       }
       List<Float> memory = new ArrayList<>();
       List<Double> times = new ArrayList<>();
-      if (s.memory() != null) {
+      if (!s.memory().isNone()) {
         for (NodeMemory m : s.memory().views()) {
           for (float v : Tensors.toFloats(m.memoryTensor().contiguous().view(-1))) {
             memory.add(v);

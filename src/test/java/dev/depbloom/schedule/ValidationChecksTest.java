@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingListener;
 import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;

@@ -6,20 +6,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.DataFiles;
-import dev.depbloom.data.EventLoader;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.LoadOptions;
 import dev.depbloom.data.Split;
+import dev.depbloom.data.load.EventLoader;
+import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.device.InProcessCollective;
-import dev.depbloom.memory.LastWinsCommit;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.NodeMemory;
-import dev.depbloom.model.config.ModelZoo;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
-import dev.depbloom.train.TrainingSession;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -59,7 +59,7 @@ class WindowMergeTest {
             events,
             "hand-built",
             new Split(8, 8, 8),
-            ModelZoo.config("jodie", o),
+            RunConfig.zoo("jodie", o),
             1,
             new ThreadBudget(1, 1, 1),
             1);
@@ -129,7 +129,7 @@ class WindowMergeTest {
         events,
         "uslegis",
         Split.of(events),
-        ModelZoo.config("tgn", o),
+        RunConfig.zoo("tgn", o),
         3,
         new ThreadBudget(1, 1, 1),
         1);
@@ -181,11 +181,10 @@ class WindowMergeTest {
    */
   private static List<Merge> trainCheckingMerges(TrainingRun run, int epochs) {
     Schedule schedule =
-        Schedules.of(
-            run.config().schedule(), run.events(), run.split(), run.config().train().batchSize());
+        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
     List<Merge> merges = new ArrayList<>();
     try (StepScope scope = new StepScope();
-        TrainingSession s = new TrainingSession(run);
+        TrainingSession s = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(s, schedule, 1, new InProcessCollective(), new LastWinsCommit())) {
       MemoryStore store = s.memory();

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
+import dev.depbloom.step.Steps;
+import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.nio.file.Files;
@@ -32,9 +34,9 @@ class CheckpointTest {
     EventStream events = TinyStreams.random(60, 700, 2, 4);
     Path file = dir.resolve(model + ".pt");
     try (StepScope scope = new StepScope();
-        TrainingSession a = new TrainingSession(TinyStreams.tinyRun(events, model, 1));
+        TrainingSession a = new TrainingSession(TinyStreams.tinyRun(events, model, 1).session());
         Steps stepsA = new Steps(a);
-        TrainingSession b = new TrainingSession(TinyStreams.tinyRun(events, model, 1));
+        TrainingSession b = new TrainingSession(TinyStreams.tinyRun(events, model, 1).session());
         Steps stepsB = new Steps(b)) {
       a.replica().model().train(true);
       for (int i = 0; i < 3; i++) {
@@ -47,7 +49,7 @@ class CheckpointTest {
 
       Checkpoint.load(file, b.replica().model(), b.replica().optimizer(), views(b));
       assertSame(values(a), values(b));
-      if (a.memory() != null) {
+      if (!a.memory().isNone()) {
         NodeMemory ma = a.memory().view(0);
         NodeMemory mb = b.memory().view(0);
         assertArrayEquals(Tensors.toFloats(ma.memoryTensor()), Tensors.toFloats(mb.memoryTensor()));
@@ -65,7 +67,7 @@ class CheckpointTest {
   }
 
   private static List<NodeMemory> views(TrainingSession s) {
-    return s.memory() == null ? List.of() : s.memory().views();
+    return s.memory().isNone() ? List.of() : s.memory().views();
   }
 
   private static void assertSame(List<float[]> expected, List<float[]> actual) {

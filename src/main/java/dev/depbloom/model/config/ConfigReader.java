@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads a model config from YAML: TGL's files load as they are (each section a list of one
@@ -28,8 +29,20 @@ public final class ConfigReader {
 
   private ConfigReader() {}
 
-  /** Reads a YAML file. */
+  /**
+   * A model config and the config of the {@code schedule} section of the same file, read by the
+   * layer that knows schedules.
+   */
+  public record Parsed<S>(ModelConfig model, S schedule) {}
+
+  /** Reads a YAML file's model (its {@code schedule} section, if any, is not read). */
   public static ModelConfig read(Path file, String name, Map<String, String> overrides) {
+    return read(file, name, overrides, r -> null).model();
+  }
+
+  /** Reads a YAML file; {@code schedule} reads its {@code schedule} section. */
+  public static <S> Parsed<S> read(
+      Path file, String name, Map<String, String> overrides, Function<SectionReader, S> schedule) {
     String text;
     try {
       text = Files.readString(file);
@@ -38,12 +51,28 @@ public final class ConfigReader {
     } catch (IOException e) {
       throw new ConfigException(file + ": cannot read config file: " + e.getMessage());
     }
-    return parse(text, file.toString(), name, overrides);
+    return parse(text, file.toString(), name, overrides, schedule);
   }
 
-  /** Parses YAML text; {@code source} names it in error messages. */
+  /**
+   * Parses YAML text's model; {@code source} names it in error messages (its {@code schedule}
+   * section, if any, is not read).
+   */
   public static ModelConfig parse(
       String yaml, String source, String name, Map<String, String> overrides) {
+    return parse(yaml, source, name, overrides, r -> null).model();
+  }
+
+  /**
+   * Parses YAML text; {@code source} names it in error messages, {@code schedule} reads the {@code
+   * schedule} section (after the model's four sections, before the rules across them are checked).
+   */
+  public static <S> Parsed<S> parse(
+      String yaml,
+      String source,
+      String name,
+      Map<String, String> overrides,
+      Function<SectionReader, S> schedule) {
     JsonNode root;
     try {
       root = YAML.readTree(yaml);
@@ -82,10 +111,10 @@ public final class ConfigReader {
     SamplingConfig sampling = SamplingConfig.read(reader(source, "sampling", sections));
     GnnConfig gnn = GnnConfig.read(reader(source, "gnn", sections), memory.dim());
     TrainConfig train = TrainConfig.read(reader(source, "train", sections));
-    ScheduleConfig schedule = ScheduleConfig.read(reader(source, "schedule", sections));
-    ModelConfig config = new ModelConfig(name, sampling, memory, gnn, train, schedule);
+    S scheduleConfig = schedule.apply(reader(source, "schedule", sections));
+    ModelConfig config = new ModelConfig(name, sampling, memory, gnn, train);
     config.validate(source);
-    return config;
+    return new Parsed<>(config, scheduleConfig);
   }
 
   private static SectionReader reader(String source, String section, ObjectNode sections) {

@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 /**
  * Writes a resolved {@link ModelConfig} as TGL-style YAML with every key explicit, so a run's
  * {@code config.yml} documents what ran and reads back ({@link ConfigReader}) to the same record.
+ * The {@code schedule} section, the file's last, is appended by the schedule layer.
  */
 public final class ConfigWriter {
   private ConfigWriter() {}
@@ -61,24 +62,6 @@ public final class ConfigWriter {
     y.append("    dropout: ").append(number(t.dropout())).append('\n');
     y.append("    att_dropout: ").append(number(t.attentionDropout())).append('\n');
     y.append("    eval_negatives: ").append(t.evalNegatives()).append('\n');
-    ScheduleConfig d = c.schedule();
-    y.append("schedule:\n");
-    y.append("  - name: ").append(d.kind().label()).append('\n');
-    y.append("    devices: ").append(d.devices()).append('\n');
-    y.append("    minibatch_parallelism: ").append(d.minibatchParallelism()).append('\n');
-    y.append("    memory_parallelism: ").append(d.memoryParallelism()).append('\n');
-    y.append("    scale_lr: ").append(d.scaleLearningRate()).append('\n');
-    if (d.kind() == ScheduleConfig.Kind.DEPBLOOM) {
-      y.append("    window: ").append(d.window()).append('\n');
-      if (d.partitioner() != null) {
-        y.append("    partitioner: ").append(d.partitioner()).append('\n');
-      }
-      y.append("    chains: ").append(d.chains()).append('\n');
-      y.append("    micro_batches: ").append(d.microBatches()).append('\n');
-      y.append("    refine: ").append(d.refine()).append('\n');
-      y.append("    critical_path: ").append(d.criticalPath()).append('\n');
-      y.append("    prefill: ").append(d.prefill()).append('\n');
-    }
     return y.toString();
   }
 

@@ -1,17 +1,13 @@
 package dev.depbloom.model.config;
 
 /**
- * A model as TGL defines it: four orthogonal sections, plus a fifth, {@code schedule}, for how its
- * training is spread over logical devices. The five published models (JODIE, TGN, APAN, TGAT,
- * DySAT) are five values of the first four; nothing else looks at a model's name.
+ * A model as TGL defines it: four orthogonal sections. The five published models (JODIE, TGN, APAN,
+ * TGAT, DySAT) are five values of them; nothing else looks at a model's name. How a run's training
+ * is spread over logical devices is a fifth section of the same file, {@code schedule}, which the
+ * schedule layer reads (through {@link ConfigReader.Parsed}).
  */
 public record ModelConfig(
-    String name,
-    SamplingConfig sampling,
-    MemoryConfig memory,
-    GnnConfig gnn,
-    TrainConfig train,
-    ScheduleConfig schedule) {
+    String name, SamplingConfig sampling, MemoryConfig memory, GnnConfig gnn, TrainConfig train) {
 
   /**
    * True when the first attention layer would have nothing to attend over on data with these
@@ -25,12 +21,8 @@ public record ModelConfig(
   }
 
   /** This config with another {@code gnn} section. */
-  public ModelConfig withSchedule(ScheduleConfig value) {
-    return new ModelConfig(name, sampling, memory, gnn, train, value);
-  }
-
   public ModelConfig withGnn(GnnConfig value) {
-    return new ModelConfig(name, sampling, memory, value, train, schedule);
+    return new ModelConfig(name, sampling, memory, value, train);
   }
 
   /** Cross-section rules, checked once all sections are read. */

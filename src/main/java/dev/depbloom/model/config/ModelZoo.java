@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The published models as shipped configurations. This is the only place a model's name is looked
@@ -21,13 +22,22 @@ public final class ModelZoo {
 
   private ModelZoo() {}
 
-  /** The shipped config of a model, with overrides applied. */
+  /** The shipped config of a model, with overrides applied (a {@code schedule} one is not read). */
   public static ModelConfig config(String model, Map<String, String> overrides) {
+    return config(model, overrides, r -> null).model();
+  }
+
+  /**
+   * The shipped config of a model, with overrides applied; {@code schedule} reads the {@code
+   * schedule} section.
+   */
+  public static <S> ConfigReader.Parsed<S> config(
+      String model, Map<String, String> overrides, Function<SectionReader, S> schedule) {
     String name = model.toLowerCase(Locale.ROOT);
     if (!MODELS.contains(name)) {
       throw new ConfigException("--model " + model + ": unknown model (known: " + MODELS + ")");
     }
-    return ConfigReader.parse(yaml(name), "model " + name, name, overrides);
+    return ConfigReader.parse(yaml(name), "model " + name, name, overrides, schedule);
   }
 
   /** The shipped YAML text of a model. */

@@ -1,6 +1,7 @@
 package dev.depbloom.model.config;
 
 import dev.depbloom.sampling.SamplingStrategy;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -47,7 +48,7 @@ public record SamplingConfig(
       return new SamplingConfig(false, List.of(), strategy, propTime, history, duration);
     }
     if (neighbors.size() == 1 && layer > 1) {
-      neighbors = java.util.Collections.nCopies(layer, neighbors.get(0));
+      neighbors = Collections.nCopies(layer, neighbors.get(0));
     }
     if (neighbors.size() != layer) {
       throw r.error("neighbor", "has " + neighbors.size() + " fanouts but layer is " + layer);

@@ -12,8 +12,9 @@ import java.util.Set;
 /**
  * Reads one config section with validation: every value is checked as it is read, defaults come
  * from the caller, and {@link #finish()} rejects keys nobody read, naming them and the known keys.
+ * Each section's record reads itself with one (the schedule's in the schedule layer).
  */
-final class SectionReader {
+public final class SectionReader {
   private final String source;
   private final String section;
   private final ObjectNode node;
@@ -40,11 +41,11 @@ final class SectionReader {
     known.addAll(List.of(keys));
   }
 
-  boolean has(String key) {
+  public boolean has(String key) {
     return node.has(key);
   }
 
-  int positiveInt(String key, int fallback) {
+  public int positiveInt(String key, int fallback) {
     int v = integer(key, fallback);
     if (v <= 0) {
       throw new ConfigException(path(key) + ": expected a positive integer, got " + v);
@@ -52,7 +53,7 @@ final class SectionReader {
     return v;
   }
 
-  int nonNegativeInt(String key, int fallback) {
+  public int nonNegativeInt(String key, int fallback) {
     int v = integer(key, fallback);
     if (v < 0) {
       throw new ConfigException(path(key) + ": expected an integer >= 0, got " + v);
@@ -109,7 +110,7 @@ final class SectionReader {
     return d;
   }
 
-  boolean bool(String key, boolean fallback) {
+  public boolean bool(String key, boolean fallback) {
     JsonNode v = value(key);
     if (v == null) {
       return fallback;
@@ -124,7 +125,7 @@ final class SectionReader {
     throw new ConfigException(path(key) + ": expected true or false, got " + v);
   }
 
-  <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) {
+  public <E extends Enum<E>> E choice(String key, Class<E> type, E fallback) {
     JsonNode v = value(key);
     if (v == null) {
       return fallback;
@@ -178,7 +179,7 @@ final class SectionReader {
   }
 
   /** Fails on any key that was never read. */
-  void finish() {
+  public void finish() {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       if (!known.contains(key)) {
@@ -189,7 +190,7 @@ final class SectionReader {
   }
 
   /** A value as text (numbers and booleans as written). */
-  String text(String key) {
+  public String text(String key) {
     JsonNode v = value(key);
     if (v == null || !v.isValueNode()) {
       throw new ConfigException(path(key) + ": expected a value, got " + v);
@@ -197,7 +198,7 @@ final class SectionReader {
     return v.asText();
   }
 
-  ConfigException error(String key, String problem) {
+  public ConfigException error(String key, String problem) {
     return new ConfigException(path(key) + ": " + problem);
   }
 }

@@ -1,0 +1,20 @@
+package dev.depbloom.cli;
+
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --threads}: the tensor thread budget of commands that train ({@link
+ * RunSetup#threadBudget}).
+ */
+final class ThreadOptions {
+  @Option(
+      names = "--threads",
+      paramLabel = "INTRA,BLAS[,WORKERS]",
+      description =
+          "Tensor threads: libtorch intra-op and OpenBLAS threads per step worker, and the step"
+              + " workers that train shards of each batch in parallel; e.g. 1,2 is one worker,"
+              + " 1,1,2 two. Default: 1,1,N on N cores, the same on every run. auto: measured at"
+              + " start (a step-shaped workload under each candidate, under a second), which may"
+              + " pick another budget on a busy machine, and then other figures.")
+  String spec;
+}

@@ -1,0 +1,7 @@
+/**
+ * The dependency profile of a stream before any training (DESIGN.md section 5): lost dependencies,
+ * cross-chain events, intra-batch staleness, hot/cold rows, and from them the recommended window,
+ * partitioner, chains and micro-batches. Imports {@code data} (and its synthetic progress
+ * listener), {@code batch}, {@code sampling} and {@code partition}.
+ */
+package dev.depbloom.profile;

@@ -1,6 +1,0 @@
-package dev.depbloom.schedule;
-
-/** Receives the measured costs of every training round (e.g. to project them to real devices). */
-public interface RoundObserver {
-  void roundFinished(RoundCosts costs);
-}

@@ -1,0 +1,137 @@
+package dev.depbloom.schedule;
+
+import dev.depbloom.batch.Batch;
+import dev.depbloom.data.RandomStreams;
+import dev.depbloom.device.Collective;
+import dev.depbloom.model.BatchGraph;
+import dev.depbloom.observe.Stage;
+import dev.depbloom.observe.StageTimer;
+import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.ReadThrough;
+import dev.depbloom.step.TrainingSession;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The sample stage of a round, on the coordinating thread, in device order: for each item this
+ * process runs, its negatives are drawn and its neighborhood sampled into a {@link
+ * DeviceStep.Task}; refined items are linked with the earlier micro-batches they read through
+ * ({@link Refinement}); with more workers than devices, an unrefined item is split into {@code
+ * floor(W / G)} contiguous event shards. A round may be planned ahead, while the previous one
+ * trains ({@link #prefetch}): sampling depends only on the stream, so its plan is the same.
+ *
+ * <p>Randomness is keyed by logical identities only: an item's negatives, neighbor samples and
+ * dropout masks come from streams keyed by (seed, epoch, first event of the item, memory view);
+ * view 0 adds no view key, so one memory group draws exactly what {@code sequential} draws for the
+ * same batch. Shards extend their item's streams by the shard index.
+ */
+final class RoundPlanner {
+  private static final long TRAIN = RandomStreams.key("train");
+  private static final long DROPOUT = RandomStreams.key("dropout");
+
+  private final TrainingSession session;
+  private final Schedule schedule;
+  private final Refinement refinement;
+  private final int workers; // of this process
+  private final Collective collective;
+  private final RoundRecorder recorder;
+  private PlannedRound prefetched; // the next round, planned while the current one trained
+  private long lastSampleNanos; // of the item planned last
+
+  RoundPlanner(
+      TrainingSession session,
+      Schedule schedule,
+      int workers,
+      Collective collective,
+      RoundRecorder recorder) {
+    this.session = session;
+    this.schedule = schedule;
+    this.refinement = schedule.refinement();
+    this.workers = workers;
+    this.collective = collective;
+    this.recorder = recorder;
+  }
+
+  /** The tasks of a round: planned while the previous round trained, or now. */
+  PlannedRound planned(RoundPlan round, int epoch) {
+    PlannedRound p = prefetched;
+    prefetched = null;
+    if (p != null && p.round() == round && p.epoch() == epoch) {
+      return p;
+    }
+    return plan(round, epoch);
+  }
+
+  /** Plans {@code next} ahead, for the round after the one in flight. */
+  void prefetch(RoundPlan next, int epoch) {
+    prefetched = plan(next, epoch);
+  }
+
+  /** The round planned ahead, or null. */
+  PlannedRound prefetched() {
+    return prefetched;
+  }
+
+  private PlannedRound plan(RoundPlan round, int epoch) {
+    List<DeviceStep.Task> tasks = new ArrayList<>();
+    List<StageTimer> timers = new ArrayList<>();
+    List<Long> sampleNanos = new ArrayList<>();
+    Function<ItemPlan, ReadThrough> links =
+        session.memory().isNone() ? Refinement.NONE.links(round) : refinement.links(round);
+    for (ItemPlan item : round.items()) {
+      if (schedule.rankOf(item.device(), collective.worldSize()) != collective.rank()) {
+        continue;
+      }
+      plan(item, round, epoch, links.apply(item), tasks, timers);
+      while (sampleNanos.size() < tasks.size()) {
+        sampleNanos.add(sampleNanos.size() < tasks.size() - 1 ? 0L : lastSampleNanos);
+      }
+    }
+    return new PlannedRound(round, epoch, tasks, timers, sampleNanos);
+  }
+
+  /** Draws and plans one item (or its shards) on the coordinating thread. */
+  private void plan(
+      ItemPlan item,
+      RoundPlan round,
+      int epoch,
+      ReadThrough link,
+      List<DeviceStep.Task> tasks,
+      List<StageTimer> taskTimers) {
+    long sampleStart = System.nanoTime();
+    long[] keys =
+        item.view() == 0
+            ? new long[] {TRAIN, epoch, item.start()}
+            : new long[] {TRAIN, epoch, item.start(), item.view()};
+    long stream = RandomStreams.derive(session.spec().seed(), keys);
+    Batch batch = session.batch(round.index(), item.events(), 1, keys);
+    int shards =
+        link != ReadThrough.NONE
+            ? 1
+            : Math.min(
+                Math.max(1, workers * collective.worldSize() / schedule.devices()), batch.size());
+    int b = batch.size();
+    for (int s = 0; s < shards; s++) {
+      Batch part = shards == 1 ? batch : batch.slice(s * b / shards, (s + 1) * b / shards);
+      long partStream = shards == 1 ? stream : RandomStreams.extend(stream, s);
+      BatchGraph graph = session.planner().plan(part, partStream, session.sampler(item.view()));
+      tasks.add(
+          new DeviceStep.Task(
+              item.device(),
+              item.view(),
+              round.index(),
+              graph,
+              (double) part.size() / round.events(),
+              RandomStreams.derive(stream, DROPOUT, s),
+              s,
+              link));
+      taskTimers.add(new StageTimer().traceTo(recorder.trace(), item.device(), round.index()));
+    }
+    long took = System.nanoTime() - sampleStart;
+    lastSampleNanos = took;
+    recorder.runTimer().record(Stage.SAMPLE, sampleStart, took);
+    recorder.deviceTimer(item.device()).record(Stage.SAMPLE, sampleStart, took);
+    recorder.span(item.device(), Stage.SAMPLE.key(), sampleStart, took, round.index());
+  }
+}

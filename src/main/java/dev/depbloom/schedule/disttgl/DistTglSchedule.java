@@ -1,0 +1,97 @@
+package dev.depbloom.schedule.disttgl;
+
+import dev.depbloom.batch.BatchPlan;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.MemoryGroupStagger;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.Schedule;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * DistTGL's parallelism (Zhou et al., VLDB 2024; amazon-science/disttgl {@code train.py}) over
+ * {@code G = i * k} logical devices.
+ *
+ * <p><b>Mini-batch parallelism i.</b> The training events are cut into batches of {@code B}; a
+ * round gives {@code i} consecutive batches (a <em>chunk</em>, {@code i * B} events) to the {@code
+ * i} devices of a memory group. They all read the group's memory as of the previous round; their
+ * writes merge last-wins at the round's end.
+ *
+ * <p><b>Memory parallelism k.</b> {@code k} groups each keep their own memory copy (view {@code g})
+ * and walk all {@code R} chunks of the epoch: group {@code g} starts at chunk {@code floor(g * R /
+ * k)} ({@link MemoryGroupStagger}) and wraps around, its memory reset when it comes back to chunk 0
+ * — so one epoch trains on every event {@code k} times, once per group. As in DistTGL, a group's
+ * memory carries over from one epoch to the next (the wrap, not the epoch, resets it); group 0
+ * starts each epoch at chunk 0, ends on the latest training events, and its memory is what
+ * validation continues. Group {@code g} holds devices {@code g * i .. g * i + i - 1}. Rounds never
+ * mix a group's chunks from before and after its wrap: a chunk is the unit, so the last chunk may
+ * hold fewer than {@code i} batches and leave devices idle for that round.
+ */
+public final class DistTglSchedule implements Schedule {
+  private final int trainEvents;
+  private final int batchSize;
+  private final int minibatchParallelism;
+  private final int memoryParallelism;
+  private final MemoryGroupStagger stagger;
+
+  public DistTglSchedule(
+      int trainEvents, int batchSize, int minibatchParallelism, int memoryParallelism) {
+    if (minibatchParallelism < 1 || memoryParallelism < 1) {
+      throw new IllegalArgumentException(
+          "disttgl needs i, k >= 1: " + minibatchParallelism + ", " + memoryParallelism);
+    }
+    this.trainEvents = trainEvents;
+    this.batchSize = batchSize;
+    this.minibatchParallelism = minibatchParallelism;
+    this.memoryParallelism = memoryParallelism;
+    this.stagger = new MemoryGroupStagger(memoryParallelism);
+  }
+
+  @Override
+  public int devices() {
+    return minibatchParallelism * memoryParallelism;
+  }
+
+  @Override
+  public int memoryViews() {
+    return memoryParallelism;
+  }
+
+  @Override
+  public List<RoundPlan> plan(int epoch) {
+    List<int[]> batches = BatchPlan.bounds(0, trainEvents, batchSize);
+    int i = minibatchParallelism;
+    int chunks = (batches.size() + i - 1) / i;
+    List<RoundPlan> rounds = new ArrayList<>(chunks);
+    for (int r = 0; r < chunks; r++) {
+      List<ItemPlan> items = new ArrayList<>();
+      List<Integer> resets = new ArrayList<>();
+      for (int g = 0; g < memoryParallelism; g++) {
+        int chunk = (r + stagger.start(g, chunks)) % chunks;
+        if (chunk == 0) {
+          resets.add(g);
+        }
+        for (int j = 0; j < i; j++) {
+          int b = chunk * i + j;
+          if (b < batches.size()) {
+            int[] e = batches.get(b);
+            items.add(ItemPlan.range(g * i + j, g, e[0], e[1]));
+          }
+        }
+      }
+      rounds.add(new RoundPlan(r, items, resets));
+    }
+    return rounds;
+  }
+
+  @Override
+  public String describe() {
+    return "disttgl(i="
+        + minibatchParallelism
+        + ", k="
+        + memoryParallelism
+        + ", B="
+        + batchSize
+        + ")";
+  }
+}

@@ -1,0 +1,103 @@
+package dev.depbloom;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package map of src/main (README, "Code layout"): the layers follow the data flow, a layer
+ * imports only the layers below it, and no two packages depend on each other, sub-packages included
+ * (a sub-package such as {@code schedule.depbloom} may import its parent, never the other way
+ * round).
+ */
+class ArchitectureTest {
+  /** The layers, lowest first; packages of one layer do not depend on each other in a cycle. */
+  private static final List<List<String>> LAYERS =
+      List.of(
+          List.of("data"),
+          List.of("data.io"),
+          List.of("data.store"),
+          List.of("data.synthetic"),
+          List.of("data.load"),
+          List.of("batch"),
+          List.of("sampling"),
+          List.of("partition"),
+          List.of("profile"),
+          List.of("tensor"),
+          List.of("observe"),
+          List.of("projection"),
+          List.of("memory"),
+          List.of("nn"),
+          List.of("model.config"),
+          List.of("model"),
+          List.of("step"),
+          List.of("eval"),
+          List.of("device"),
+          List.of("schedule"),
+          List.of("schedule.depbloom", "schedule.disttgl"),
+          List.of("train"),
+          List.of("bench"),
+          List.of("cli"));
+
+  private static JavaClasses classes;
+
+  @BeforeAll
+  static void importMainClasses() {
+    classes =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.depbloom");
+  }
+
+  private static String[] packages(List<List<String>> layers) {
+    return layers.stream()
+        .flatMap(List::stream)
+        .map(p -> "dev.depbloom." + p)
+        .toArray(String[]::new);
+  }
+
+  @Test
+  void noPackageDependsOnAPackageThatDependsOnIt() {
+    slices().matching("dev.depbloom.(**)").should().beFreeOfCycles().check(classes);
+  }
+
+  @Test
+  void everyPackageOfTheCodeIsInALayer() {
+    noClasses()
+        .should()
+        .resideOutsideOfPackages(packages(LAYERS))
+        .because("every package of src/main belongs to one layer of ArchitectureTest.LAYERS")
+        .check(classes);
+  }
+
+  @Test
+  void aLayerImportsOnlyTheLayersBelowIt() {
+    for (int i = 0; i + 1 < LAYERS.size(); i++) {
+      String[] layer = packages(LAYERS.subList(i, i + 1));
+      String[] above = packages(LAYERS.subList(i + 1, LAYERS.size()));
+      noClasses()
+          .that()
+          .resideInAnyPackage(layer)
+          .should()
+          .dependOnClassesThat(resideInAnyPackage(above))
+          .because(Arrays.toString(layer) + " lies below " + Arrays.toString(above))
+          .check(classes);
+    }
+  }
+
+  @Test
+  void theLayersListEveryPackageOnce() {
+    List<String> all = Arrays.asList(packages(LAYERS));
+    assertEquals(new HashSet<>(all).size(), all.size(), "a package in two layers: " + all);
+  }
+}

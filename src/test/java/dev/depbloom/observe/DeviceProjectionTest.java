@@ -1,0 +1,124 @@
+package dev.depbloom.observe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.depbloom.observe.RoundCosts.TaskCost;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The projection's round model on hand-made costs (milliseconds as nanoseconds * 1e6). */
+class DeviceProjectionTest {
+  private static final long MS = 1_000_000;
+
+  /** sample, refine, fetch + update + write (as fetch), train, in ms. */
+  private static TaskCost task(
+      int device, int chain, int micro, long sample, long refine, long pre, long train) {
+    return new TaskCost(
+        device, chain, micro, sample * MS, 99 * MS, refine * MS, pre * MS, 0, 0, train * MS);
+  }
+
+  @Test
+  void independentDevicesCostTheSlowestAndTheWaitHereIsIgnored() {
+    RoundCosts c =
+        new RoundCosts(
+            0,
+            10,
+            List.of(task(0, 0, -1, 1, 0, 5, 10), task(1, 1, -1, 2, 0, 3, 20)),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0);
+    assertEquals(0.025, DeviceProjection.compute(c), 1e-12);
+  }
+
+  @Test
+  void refinedMicroBatchesChainOnTheirPredecessorsWrite() {
+    // chain 0: j0 publishes at 1 + 5 = 6, ends 16; j1 ready at max(1, 6), publishes 6 + 2 + 5 = 13,
+    // ends 13 + 10 = 23; j2 ready 13, publishes 20, ends 30. A second chain is independent.
+    RoundCosts c =
+        new RoundCosts(
+            0,
+            10,
+            List.of(
+                task(0, 0, 0, 1, 0, 5, 10),
+                task(1, 0, 1, 1, 2, 5, 10),
+                task(2, 0, 2, 1, 2, 5, 10),
+                task(3, 1, 0, 1, 0, 5, 10)),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0);
+    assertEquals(0.030, DeviceProjection.compute(c), 1e-12);
+  }
+
+  @Test
+  void aRoundAddsTheRingAllReduceTheCriticalWritesAndTheSlowestViewsCommitAndMerge() {
+    DeviceProjection p = new DeviceProjection(4, 8_000_000, new DeviceProjection.Link(1e-5, 1e9));
+    // ring over 4: 2 * 3 * 10 us + 2 * 3/4 * 8 MB / 1 GB/s = 60 us + 12 ms
+    assertEquals(0.01206, p.allReduce(), 1e-12);
+    // commit 2 ms and merge 3 ms over all views, 1.5 ms and 1 ms of them the slowest view's; the
+    // merge copied 2 MB into the view that received most
+    RoundCosts c =
+        new RoundCosts(
+            0,
+            10,
+            List.of(task(0, 0, -1, 0, 0, 0, 10)),
+            7 * MS,
+            1 * MS,
+            2 * MS,
+            3 * MS,
+            4_000_000,
+            1_500_000,
+            1 * MS,
+            2_000_000);
+    p.roundFinished(c);
+    // device 10 ms, all-reduce, 4 MB of writes (4 ms), optimizer 1 ms, slowest view's commit and
+    // merge 2.5 ms, merge transfer 10 us + 2 ms
+    assertEquals(0.010 + 0.01206 + 0.004 + 0.001 + 0.0025 + 0.00001 + 0.002, p.seconds(), 1e-12);
+    // this process: all-reduce 7 ms as measured, optimizer, every view's commit and merge in turn
+    assertEquals(0.010 + 0.007 + 0.001 + 0.002 + 0.003, p.measuredLink(), 1e-12);
+  }
+
+  @Test
+  void aPrefillAddsTheSlowestGroupsChainWithItsHandoffsOverTheLink() {
+    DeviceProjection p = new DeviceProjection(1, 0, new DeviceProjection.Link(1e-5, 1e9));
+    // two groups prefilled: 5 ms in all, the slower 3 ms with two handoffs of 1 MB together
+    RoundCosts c =
+        new RoundCosts(
+            0,
+            10,
+            List.of(task(0, 0, -1, 0, 0, 0, 10)),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            new RoundCosts.Prefill(5 * MS, 3 * MS, 1_000_000, 2));
+    p.roundFinished(c);
+    assertEquals(0.010 + 0.003 + 2 * 0.00001 + 0.001, p.seconds(), 1e-12);
+    assertEquals(0.010 + 0.005, p.measuredLink(), 1e-12);
+  }
+
+  @Test
+  void prefillsAddUpAndTheSlowestKeepsItsBytesAndHandoffs() {
+    RoundCosts.Prefill p = RoundCosts.Prefill.NONE.plus(2 * MS, 100, 1).plus(3 * MS, 700, 2);
+    assertEquals(new RoundCosts.Prefill(5 * MS, 3 * MS, 700, 2), p);
+    assertEquals(new RoundCosts.Prefill(6 * MS, 3 * MS, 700, 2), p.plus(1 * MS, 50, 3));
+  }
+
+  @Test
+  void oneDeviceHasNoAllReduce() {
+    assertEquals(0, new DeviceProjection(1, 8_000_000, DeviceProjection.Link.PCIE4).allReduce());
+  }
+}
