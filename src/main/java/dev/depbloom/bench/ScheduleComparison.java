@@ -274,7 +274,11 @@ public final class ScheduleComparison {
     try (Trainer trainer = new Trainer(run)) {
       trainer.validationsPerEpoch(s.validationsPerEpoch());
       DeviceProjection projection =
-          new DeviceProjection(resolved.devices(), 4L * trainer.parameterCount(), s.link());
+          new DeviceProjection(
+              resolved.devices(),
+              4L * trainer.parameterCount(),
+              s.link(),
+              trainer.schedule().memoryPlacement());
       trainer.observe(projection);
       double[] trained = {0};
       long[] events = {0};

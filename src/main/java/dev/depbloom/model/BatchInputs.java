@@ -227,6 +227,46 @@ public final class BatchInputs {
   }
 
   /**
+   * Bytes of the memory and mailbox rows these inputs read (the distinct nodes'): what a memory
+   * kept in host memory must serve and copy to a GPU per batch.
+   */
+  public long memoryBytes() {
+    return memoryReads == null ? 0 : bytes(memoryReads.memory()) + bytes(memoryReads.mail());
+  }
+
+  /**
+   * Bytes of every other tensor of these inputs (index tensors, time deltas, features): what a GPU
+   * run copies in per batch whatever the memory's placement.
+   */
+  public long hostBytes() {
+    long n = bytes(readNodeFeatures) + bytes(rootReads) + bytes(jodieDelta);
+    if (memoryReads != null) {
+      n +=
+          bytes(memoryReads.readNode())
+              + bytes(memoryReads.sinceUpdate())
+              + bytes(memoryReads.sinceMail());
+    }
+    for (SnapshotTensors s : snapshots) {
+      n += bytes(s.nodeTable());
+      for (LayerTensors l : s.layers()) {
+        n +=
+            bytes(l.targetRows())
+                + bytes(l.sourceIndex())
+                + bytes(l.edgeFeatures())
+                + bytes(l.edgeRow())
+                + bytes(l.sinceEdge())
+                + bytes(l.targetIndex())
+                + bytes(l.slot());
+      }
+    }
+    return n;
+  }
+
+  private static long bytes(Tensor t) {
+    return t == null ? 0 : t.numel() * t.element_size();
+  }
+
+  /**
    * These inputs on {@code device}: themselves on the host, else a copy of every tensor there
    * (inputs are built on the host, where memory and features live).
    */

@@ -24,6 +24,7 @@ import java.util.List;
  *     crosses the link to that view's device
  * @param prefill the window-start prefills run before the round's items (none: {@link
  *     Prefill#NONE})
+ * @param work what the round did, device-independently: a GPU projection's input
  */
 public record RoundCosts(
     int round,
@@ -37,7 +38,38 @@ public record RoundCosts(
     long slowestViewCommitNanos,
     long slowestViewMergeNanos,
     long mergeBytes,
-    Prefill prefill) {
+    Prefill prefill,
+    RoundWork work) {
+
+  /** A round whose work was not kept (nothing to project onto a GPU). */
+  public RoundCosts(
+      int round,
+      int events,
+      List<TaskCost> tasks,
+      long allReduceNanos,
+      long optimizerNanos,
+      long commitNanos,
+      long mergeNanos,
+      long writeBytes,
+      long slowestViewCommitNanos,
+      long slowestViewMergeNanos,
+      long mergeBytes,
+      Prefill prefill) {
+    this(
+        round,
+        events,
+        tasks,
+        allReduceNanos,
+        optimizerNanos,
+        commitNanos,
+        mergeNanos,
+        writeBytes,
+        slowestViewCommitNanos,
+        slowestViewMergeNanos,
+        mergeBytes,
+        prefill,
+        RoundWork.none(round, events));
+  }
 
   /** A round without prefills. */
   public RoundCosts(

@@ -1,5 +1,7 @@
 package dev.depbloom.projection;
 
+import dev.depbloom.observe.MemoryPlacement;
+import dev.depbloom.observe.RoundWork;
 import dev.depbloom.tensor.KernelLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +37,11 @@ import java.util.TreeMap;
  *       previous round's time is charged.
  * </ol>
  *
- * Not modelled, for either placement: features (node and edge) are taken to live on the GPUs, so
- * their gathers are kernels; a chain's rows the next round reads from the cold commit are taken to
- * land in time; the CPU work of the coordinator (planning, merging the round's writes) beyond
- * sampling.
+ * For either placement an item's other inputs, built on the host with its sampling (index tensors,
+ * time deltas, the features it reads), are copied in through pinned memory before its kernels (in
+ * parallel with a trainer's wait for its daemon). Not modelled, for either placement: a chain's
+ * rows the next round reads from the cold commit are taken to land in time; the CPU work of the
+ * coordinator (planning, merging the round's writes) beyond sampling.
  */
 public final class GpuRoundModel {
   private final DeviceModel model;
@@ -117,11 +120,13 @@ public final class GpuRoundModel {
         chains.computeIfAbsent(i.view(), v -> new TreeMap<>()).put(i.microBatch(), i);
       } else {
         RoundTime t =
-            RoundTime.of(
-                cost(i.fetch())
-                    .plus(cost(i.memoryUpdate()))
-                    .plus(cost(i.memoryWrite()))
-                    .plus(cost(i.train())));
+            inputs(i)
+                .plus(
+                    RoundTime.of(
+                        cost(i.fetch())
+                            .plus(cost(i.memoryUpdate()))
+                            .plus(cost(i.memoryWrite()))
+                            .plus(cost(i.train()))));
         slowest = RoundTime.longer(slowest, t);
       }
     }
@@ -131,8 +136,9 @@ public final class GpuRoundModel {
       for (RoundWork.ItemWork i : chain.values()) {
         RoundTime start =
             previous == null
-                ? RoundTime.ZERO
-                : published.plus(RoundTime.link(model.link(previous.writeBytes())));
+                ? inputs(i)
+                : RoundTime.longer(
+                    inputs(i), published.plus(RoundTime.link(model.link(previous.writeBytes()))));
         published =
             start.plus(
                 RoundTime.of(
@@ -163,7 +169,7 @@ public final class GpuRoundModel {
       for (RoundWork.ItemWork i : trainers) {
         gathered += model.hostGather(i.memoryReadBytes());
         RoundTime t =
-            RoundTime.daemon(gathered)
+            RoundTime.longer(RoundTime.daemon(gathered), inputs(i))
                 .plus(RoundTime.hostTraffic(model.hostToDevice(i.memoryReadBytes(), false)))
                 .plus(
                     RoundTime.of(
@@ -176,6 +182,14 @@ public final class GpuRoundModel {
       }
     }
     return slowest;
+  }
+
+  /**
+   * An item's inputs built on the host (index tensors, time deltas, features) copied in through
+   * pinned memory, as a data loader does for either placement.
+   */
+  private RoundTime inputs(RoundWork.ItemWork i) {
+    return RoundTime.hostTraffic(model.hostToDevice(i.inputBytes(), true));
   }
 
   /** The slowest daemon's applies of its group's writes, trainer after trainer. */
@@ -208,14 +222,20 @@ public final class GpuRoundModel {
     return slowest;
   }
 
-  /** The slowest view's share of the window-end merges: its received rows and their copies. */
+  /**
+   * The slowest view's share of the window-end merges: its received rows over its link, then their
+   * copies into it, two kernels per other view of its group (memory rows and mailboxes), each
+   * reading and writing its share of the received bytes.
+   */
   private RoundTime merge(RoundWork w) {
     RoundTime slowest = RoundTime.ZERO;
     for (RoundWork.GroupMerge m : w.merges()) {
+      int copies = 2 * (m.views().size() - 1);
       for (int v = 0; v < m.views().size(); v++) {
+        double perCopy = 2.0 * m.receivedBytes()[v] / copies;
         RoundTime t =
             RoundTime.link(model.link(m.receivedBytes()[v]))
-                .plus(RoundTime.of(cost(m.kernels().get(v))));
+                .plus(RoundTime.of(KernelCost.of(model, 0, perCopy).times(copies)));
         slowest = RoundTime.longer(slowest, t);
       }
     }

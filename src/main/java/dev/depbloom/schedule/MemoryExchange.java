@@ -10,6 +10,7 @@ import dev.depbloom.observe.ChromeTrace;
 import dev.depbloom.observe.Stage;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.step.TrainingSession;
+import dev.depbloom.tensor.OpWork;
 import dev.depbloom.tensor.StepScope;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,14 +73,24 @@ final class MemoryExchange implements AutoCloseable {
   private void prefill(RoundPlan.Prefill f, RoundPlan round, int epoch) {
     commit.drain();
     long t0 = System.nanoTime();
-    long bytes = 0;
+    long[] bytes = {0};
+    OpWork[] work = new OpWork[1];
+    recorder.recorded(() -> replayChains(f, round, epoch, bytes), work);
+    long took = System.nanoTime() - t0;
+    recorder.runTimer().record(Stage.PREFILL, t0, took);
+    recorder.span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
+    recorder.prefilled(f.views(), took, bytes[0], f.views().size() - 2, work[0]);
+  }
+
+  /** The replays of a prefill, view after view; the bytes handed on are added to {@code bytes}. */
+  private Void replayChains(RoundPlan.Prefill f, RoundPlan round, int epoch, long[] bytes) {
     MemoryStore memory = session.memory();
     if (!memory.isNone()) {
       try (NeighborSampler sampler = session.newSampler()) {
         for (int p = 1; p < f.views().size(); p++) {
           int view = f.views().get(p);
           if (p > 1) {
-            bytes += memory.copyWritten(f.views().get(p - 1), view);
+            bytes[0] += memory.copyWritten(f.views().get(p - 1), view);
           }
           for (int[] b : session.bounds(f.starts().get(p - 1), f.starts().get(p))) {
             long[] keys = {PREFILL, epoch, b[0], view};
@@ -92,10 +103,7 @@ final class MemoryExchange implements AutoCloseable {
         }
       }
     }
-    long took = System.nanoTime() - t0;
-    recorder.runTimer().record(Stage.PREFILL, t0, took);
-    recorder.span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
-    recorder.prefilled(took, bytes, f.views().size() - 2);
+    return null;
   }
 
   /**
@@ -130,7 +138,7 @@ final class MemoryExchange implements AutoCloseable {
           () -> {
             commit.drain();
             for (List<Integer> group : round.merges()) {
-              recorder.merged(session.memory().mergeLatest(group));
+              recorder.merged(group, session.memory().mergeLatest(group));
             }
             return null;
           });
@@ -145,11 +153,18 @@ final class MemoryExchange implements AutoCloseable {
     }
     for (Map.Entry<Integer, List<MemoryWrite>> e : byView.entrySet()) {
       long t0 = System.nanoTime();
-      long bytes;
+      long critical;
+      OpWork[] work = new OpWork[1];
       try (StepScope scope = new StepScope()) {
-        bytes = commit.commit(session.memory(), e.getKey(), e.getValue(), round, next);
+        critical =
+            recorder.recorded(
+                () -> commit.commit(session.memory(), e.getKey(), e.getValue(), round, next), work);
       }
-      recorder.viewCommitted(System.nanoTime() - t0, bytes);
+      long total = 0;
+      for (MemoryWrite w : e.getValue()) {
+        total += w.rowBytes(null);
+      }
+      recorder.viewCommitted(e.getKey(), System.nanoTime() - t0, critical, total, work[0]);
     }
     return null;
   }

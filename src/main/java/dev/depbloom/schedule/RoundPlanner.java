@@ -126,7 +126,8 @@ final class RoundPlanner {
               RandomStreams.derive(stream, DROPOUT, s),
               s,
               link));
-      taskTimers.add(new StageTimer().traceTo(recorder.trace(), item.device(), round.index()));
+      StageTimer timer = new StageTimer().traceTo(recorder.trace(), item.device(), round.index());
+      taskTimers.add(recorder.recordingWork() ? timer.recordWork() : timer);
     }
     long took = System.nanoTime() - sampleStart;
     lastSampleNanos = took;

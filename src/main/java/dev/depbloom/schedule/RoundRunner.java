@@ -58,6 +58,8 @@ public final class RoundRunner implements AutoCloseable {
   private final RoundPlanner planner;
   private final MemoryExchange memory;
   private RoundObserver observer; // null: none
+  private final long gradientBytes; // of one gradient, 4 per parameter element
+  private int recordWorkUpToEpoch; // record the kernels of epochs 1 .. this (0: none)
 
   /** Rounds of {@code schedule} on {@code workers} workers, committed by {@code commit}. */
   public RoundRunner(
@@ -77,15 +79,28 @@ public final class RoundRunner implements AutoCloseable {
         collective.worldSize() > 1 ? schedule.writeExchange() : new EveryRoundExchange();
     this.memory = new MemoryExchange(session, collective, commit, exchange, recorder);
     List<long[]> shapes = new ArrayList<>();
+    long elements = 0;
     for (int p = 0; p < session.replica().parameterCount(); p++) {
       shapes.add(session.replica().parameters().get(p).sizes().vec().get());
+      elements += session.replica().parameters().get(p).numel();
     }
+    this.gradientBytes = 4 * elements;
     collective.parameters(shapes);
   }
 
   /** Receives the measured costs of every later round (null: none). */
   public void observe(RoundObserver observer) {
     this.observer = observer;
+  }
+
+  /**
+   * Records the kernels of every round of epochs 1 to {@code epoch} (0: none), stage by stage
+   * ({@link StageTimer#recordWork}), into the round costs' work: a GPU projection's input. Rounds
+   * repeat their shapes from epoch to epoch, so one epoch recorded prices all; recording costs
+   * about 6-7% of a TGN item's CPU time (docs/measurements/recorded-work.md).
+   */
+  public void recordWorkUpToEpoch(int epoch) {
+    this.recordWorkUpToEpoch = epoch;
   }
 
   /** Records every stage of every later round as spans of {@code trace} (null: stop tracing). */
@@ -124,6 +139,7 @@ public final class RoundRunner implements AutoCloseable {
    */
   public double run(RoundPlan round, RoundPlan next, int epoch) {
     collective.beginRound(epoch, round.index());
+    recorder.recordWork(epoch <= recordWorkUpToEpoch);
     memory.startRound(round, epoch);
     PlannedRound planned = planner.planned(round, epoch);
     WorkerPool.Results<DeviceStep.Result> done = execute(planned, next, epoch);
@@ -142,7 +158,8 @@ public final class RoundRunner implements AutoCloseable {
         memory.commitRound(round, next, planner.prefetched(), writes);
       }
       if (observer != null) {
-        observer.roundFinished(recorder.costs(planned, !session.memory().isNone()));
+        observer.roundFinished(
+            recorder.costs(planned, !session.memory().isNone(), results, gradientBytes));
       }
       recordSync(results, round);
       return loss;

@@ -1,6 +1,7 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.observe.MemoryPlacement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,6 +44,14 @@ public interface Schedule {
    */
   default Refinement refinement() {
     return Refinement.NONE;
+  }
+
+  /**
+   * Where this schedule keeps node memory on real GPUs (a projection's traffic): on the devices by
+   * default (TGL on one GPU; DepBloom's views stay on their devices for a window).
+   */
+  default MemoryPlacement memoryPlacement() {
+    return MemoryPlacement.DEVICE;
   }
 
   /**

@@ -88,9 +88,17 @@ public final class DeviceStep {
   /**
    * What a task computed: its weighted loss, its gradients (one per parameter, retained past the
    * step's scope, null where unreached), its memory write for its view (null for memory-less
-   * models) and when it finished. {@link #close()} frees the tensors.
+   * models), when it finished, and the bytes of its inputs (memory and mailbox rows; everything
+   * else built on the host), for a projection's traffic. {@link #close()} frees the tensors.
    */
-  public record Result(Task task, double loss, Tensor[] gradients, DeviceWrite write, long endNanos)
+  public record Result(
+      Task task,
+      double loss,
+      Tensor[] gradients,
+      DeviceWrite write,
+      long endNanos,
+      long memoryReadBytes,
+      long inputBytes)
       implements AutoCloseable {
     @Override
     public void close() {
@@ -151,7 +159,8 @@ public final class DeviceStep {
                 return backward(weighted);
               });
       DeviceWrite out = write == null ? null : new DeviceWrite(task.device(), task.view(), write);
-      return new Result(task, loss[0], gradients, out, System.nanoTime());
+      return new Result(
+          task, loss[0], gradients, out, System.nanoTime(), in.memoryBytes(), in.hostBytes());
     } finally {
       if (overlay != null) {
         overlay.close();

@@ -3,6 +3,7 @@ package dev.depbloom.observe;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.depbloom.observe.RoundCosts.TaskCost;
+import dev.depbloom.tensor.KernelLog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -59,9 +60,16 @@ class DeviceProjectionTest {
     assertEquals(0.030, DeviceProjection.compute(c), 1e-12);
   }
 
+  /**
+   * Memory on the devices: one device per view, so no row crosses per round but the merge's (until
+   * 2026-12-04 the round's critical writes of all views crossed one link, 4 ms here, whatever the
+   * placement).
+   */
   @Test
-  void aRoundAddsTheRingAllReduceTheCriticalWritesAndTheSlowestViewsCommitAndMerge() {
-    DeviceProjection p = new DeviceProjection(4, 8_000_000, new DeviceProjection.Link(1e-5, 1e9));
+  void aRoundAddsTheRingAllReduceAndTheSlowestViewsCommitAndMerge() {
+    DeviceProjection p =
+        new DeviceProjection(
+            4, 8_000_000, new DeviceProjection.Link(1e-5, 1e9), MemoryPlacement.DEVICE);
     // ring over 4: 2 * 3 * 10 us + 2 * 3/4 * 8 MB / 1 GB/s = 60 us + 12 ms
     assertEquals(0.01206, p.allReduce(), 1e-12);
     // commit 2 ms and merge 3 ms over all views, 1.5 ms and 1 ms of them the slowest view's; the
@@ -80,16 +88,17 @@ class DeviceProjectionTest {
             1 * MS,
             2_000_000);
     p.roundFinished(c);
-    // device 10 ms, all-reduce, 4 MB of writes (4 ms), optimizer 1 ms, slowest view's commit and
-    // merge 2.5 ms, merge transfer 10 us + 2 ms
-    assertEquals(0.010 + 0.01206 + 0.004 + 0.001 + 0.0025 + 0.00001 + 0.002, p.seconds(), 1e-12);
+    // device 10 ms, all-reduce, optimizer 1 ms, slowest view's commit and merge 2.5 ms, merge
+    // transfer 10 us + 2 ms
+    assertEquals(0.010 + 0.01206 + 0.001 + 0.0025 + 0.00001 + 0.002, p.seconds(), 1e-12);
     // this process: all-reduce 7 ms as measured, optimizer, every view's commit and merge in turn
     assertEquals(0.010 + 0.007 + 0.001 + 0.002 + 0.003, p.measuredLink(), 1e-12);
   }
 
   @Test
   void aPrefillAddsTheSlowestGroupsChainWithItsHandoffsOverTheLink() {
-    DeviceProjection p = new DeviceProjection(1, 0, new DeviceProjection.Link(1e-5, 1e9));
+    DeviceProjection p =
+        new DeviceProjection(1, 0, new DeviceProjection.Link(1e-5, 1e9), MemoryPlacement.DEVICE);
     // two groups prefilled: 5 ms in all, the slower 3 ms with two handoffs of 1 MB together
     RoundCosts c =
         new RoundCosts(
@@ -119,6 +128,53 @@ class DeviceProjectionTest {
 
   @Test
   void oneDeviceHasNoAllReduce() {
-    assertEquals(0, new DeviceProjection(1, 8_000_000, DeviceProjection.Link.PCIE4).allReduce());
+    assertEquals(
+        0,
+        new DeviceProjection(1, 8_000_000, DeviceProjection.Link.PCIE4, MemoryPlacement.DEVICE)
+            .allReduce());
+  }
+
+  /**
+   * Memory in host memory (DistTGL): each device reads its rows over its own link before computing
+   * and sends its write back after, in parallel with the other devices: device 0 reads 2 MB and
+   * writes 1 MB (10 us + 2 ms, 10 us + 1 ms) on its 10 ms, device 1 reads and writes nothing on 12
+   * ms; the slower path is device 0's 13.02 ms.
+   */
+  @Test
+  void withMemoryInHostMemoryEachDeviceMovesItsOwnRowsOverItsOwnLink() {
+    DeviceProjection p =
+        new DeviceProjection(
+            2, 0, new DeviceProjection.Link(1e-5, 1e9), MemoryPlacement.HOST_DAEMON);
+    KernelLog none = new KernelLog();
+    RoundWork work =
+        new RoundWork(
+            0,
+            10,
+            List.of(
+                new RoundWork.ItemWork(
+                    0, 0, -1, 0, none, none, none, none, none, 2_000_000, 0, 1_000_000),
+                new RoundWork.ItemWork(1, 0, -1, 0, none, none, none, none, none, 0, 0, 0)),
+            none,
+            0,
+            List.of(),
+            List.of(),
+            List.of());
+    RoundCosts c =
+        new RoundCosts(
+            0,
+            10,
+            List.of(task(0, 0, -1, 0, 0, 0, 10), task(1, 0, -1, 0, 0, 0, 12)),
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            RoundCosts.Prefill.NONE,
+            work);
+    p.roundFinished(c);
+    assertEquals(0.010 + 0.00001 + 0.002 + 0.00001 + 0.001, p.seconds() - p.allReduce(), 1e-12);
   }
 }

@@ -3,6 +3,8 @@ package dev.depbloom.projection;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.observe.MemoryPlacement;
+import dev.depbloom.observe.RoundWork;
 import dev.depbloom.tensor.KernelLog;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +35,7 @@ class GpuRoundModelTest {
         train,
         new KernelLog(),
         readBytes,
+        0,
         writeBytes);
   }
 

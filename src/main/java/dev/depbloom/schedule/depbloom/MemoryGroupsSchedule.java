@@ -1,6 +1,7 @@
 package dev.depbloom.schedule.depbloom;
 
 import dev.depbloom.data.InputException;
+import dev.depbloom.observe.MemoryPlacement;
 import dev.depbloom.schedule.CommitPolicy;
 import dev.depbloom.schedule.EveryRoundExchange;
 import dev.depbloom.schedule.ItemPlan;
@@ -133,6 +134,11 @@ public final class MemoryGroupsSchedule implements Schedule {
   @Override
   public CommitPolicy commitPolicy() {
     return inner.commitPolicy();
+  }
+
+  @Override
+  public MemoryPlacement memoryPlacement() {
+    return inner.memoryPlacement();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.depbloom.schedule.disttgl;
 
 import dev.depbloom.batch.BatchPlan;
+import dev.depbloom.observe.MemoryPlacement;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.MemoryGroupStagger;
 import dev.depbloom.schedule.RoundPlan;
@@ -82,6 +83,15 @@ public final class DistTglSchedule implements Schedule {
       rounds.add(new RoundPlan(r, items, resets));
     }
     return rounds;
+  }
+
+  /**
+   * In host shared memory, one daemon per memory group (amazon-science/disttgl {@code
+   * mailbox_daemon.py}): the daemon applies the group's writes and serves its trainers' reads.
+   */
+  @Override
+  public MemoryPlacement memoryPlacement() {
+    return MemoryPlacement.HOST_DAEMON;
   }
 
   @Override

@@ -1,12 +1,14 @@
-package dev.depbloom.projection;
+package dev.depbloom.observe;
 
 import dev.depbloom.tensor.KernelLog;
 import java.util.List;
 
 /**
  * The work one training round recorded (DESIGN.md section 6), independent of any device: per
- * logical device's item its kernels by stage and its memory traffic, and the round-end work. A
- * {@link GpuRoundModel} prices it on a {@link DeviceModel} under a schedule's memory placement.
+ * logical device's item its kernels by stage and its memory traffic, and the round-end work. A GPU
+ * projection prices it on a device model under a schedule's memory placement. The byte counts are
+ * always there; the kernel logs only when the round was recorded ({@code StageTimer#recordWork}),
+ * else they are empty.
  *
  * @param round the round's index in its epoch
  * @param events the round's events
@@ -27,6 +29,12 @@ public record RoundWork(
     List<GroupMerge> merges,
     List<GroupPrefill> prefills) {
 
+  /** A round of which nothing but its size is known. */
+  public static RoundWork none(int round, int events) {
+    return new RoundWork(
+        round, events, List.of(), new KernelLog(), 0, List.of(), List.of(), List.of());
+  }
+
   public RoundWork {
     items = List.copyOf(items);
     commits = List.copyOf(commits);
@@ -35,10 +43,11 @@ public record RoundWork(
   }
 
   /**
-   * One logical device's item. The fetch stage's kernels gather its inputs (memory rows, features,
-   * index tensors) from where they live; {@code memoryReadBytes} are the memory and mailbox rows
-   * among them, which a host-resident memory (DistTGL) serves instead through its daemon and a
-   * host-to-device copy.
+   * One logical device's item (one task: with more workers than devices an item's shards are
+   * separate tasks). The fetch stage's kernels gather its memory and mailbox rows from the view;
+   * {@code memoryReadBytes} are those rows, which a host-resident memory (DistTGL) serves instead
+   * through its daemon and a host-to-device copy. {@code inputBytes} are the rest of its inputs
+   * built on the host (index tensors, time deltas, features), which every placement copies in.
    *
    * @param device the logical device
    * @param view the memory view it reads and writes
@@ -50,6 +59,7 @@ public record RoundWork(
    * @param train kernels of embedding, prediction, loss and backward
    * @param memoryWrite kernels building the item's memory write
    * @param memoryReadBytes bytes of the memory and mailbox rows the item reads (distinct nodes)
+   * @param inputBytes bytes of its other inputs, built on the host
    * @param writeBytes bytes of the memory rows and mails the item writes, with ids and times
    */
   public record ItemWork(
@@ -63,6 +73,7 @@ public record RoundWork(
       KernelLog train,
       KernelLog memoryWrite,
       long memoryReadBytes,
+      long inputBytes,
       long writeBytes) {}
 
   /**
@@ -76,13 +87,13 @@ public record RoundWork(
   public record ViewCommit(int view, KernelLog kernels, long criticalBytes, long deferredBytes) {}
 
   /**
-   * A window-end merge of a group of views.
+   * A window-end merge of a group of views: each view copies in, from each other view, the memory
+   * rows and the mailboxes that view won (two copies per other view).
    *
    * @param views the group's views
    * @param receivedBytes per view of the group (in its order), the rows it received from the others
-   * @param kernels per view, the kernels that copied them in
    */
-  public record GroupMerge(List<Integer> views, long[] receivedBytes, List<KernelLog> kernels) {}
+  public record GroupMerge(List<Integer> views, long[] receivedBytes) {}
 
   /**
    * A memory group's window-start prefill: a serial replay over its views.

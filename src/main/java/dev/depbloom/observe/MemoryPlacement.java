@@ -1,4 +1,4 @@
-package dev.depbloom.projection;
+package dev.depbloom.observe;
 
 /**
  * Where a schedule keeps node memory and mailboxes on real GPUs, which decides the host-device
