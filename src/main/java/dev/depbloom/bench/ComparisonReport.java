@@ -1,79 +1,220 @@
 package dev.depbloom.bench;
 
-import dev.depbloom.observe.DeviceProjection;
-import java.awt.BasicStroke;
-import java.awt.Color;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.util.List;
+import dev.depbloom.projection.DeviceModel;
+import dev.depbloom.projection.RoundTime;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.markers.Marker;
-import org.knowm.xchart.style.markers.SeriesMarkers;
+import java.util.stream.Collectors;
 
-/** A {@link ScheduleComparison} as a markdown table and a plot of AP against events/s. */
+/**
+ * A {@link ScheduleComparison} as markdown: the rows' accuracy and learning rates, then their times
+ * to the target under each clock — measured here, projected with this machine's costs, and
+ * projected on each GPU device model, each in a table of its own and named so — then where each GPU
+ * projection's time goes, and the assumptions the projections state.
+ */
 public final class ComparisonReport {
   private ComparisonReport() {}
 
-  /** The rows as a markdown table (times in seconds; "-" where the target was not reached). */
-  public static String markdown(
-      ScheduleComparison.Result r, DeviceProjection.Link link, int validationsPerEpoch) {
+  /** The whole report. */
+  public static String markdown(ScheduleComparison.Result r) {
+    ScheduleComparison.Settings s = r.settings();
     StringBuilder b = new StringBuilder();
-    b.append(
-        String.format(
-            Locale.ROOT,
-            "Target validation AP %.4f (sequential's final minus 0.5 points), checked %d times"
-                + " an epoch. Projection: each logical device costs its item as measured on one"
-                + " worker here; ring all-reduce and memory writes over a link of %.0f us latency,"
-                + " %.0f GB/s.%n%n",
-            r.targetValAp(),
-            validationsPerEpoch,
-            link.latencySeconds() * 1e6,
-            link.bytesPerSecond() / 1e9));
-    b.append(
-        "| row | schedule | G | W | val AP | test AP | events/s here | events/s projected"
-            + " | time to target here (s) | projected (s) | speedup over disttgl"
-            + " | projected (s) until it stays at the target | sustained speedup |\n");
-    b.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    for (List<ScheduleComparison.Row> rows : List.of(r.rows(), r.checks())) {
-      for (ScheduleComparison.Row row : rows) {
-        b.append(
-            String.format(
-                Locale.ROOT,
-                "| %s | %s | %d | %d | %.4f | %.4f | %,.0f | %,.0f | %s | %s | %s | %s | %s |%n",
-                row.label(),
-                row.describe().replace("|", "/"),
-                row.devices(),
-                row.workers(),
-                row.valAp(),
-                row.testAp(),
-                row.eventsPerSecond(),
-                row.projectedEventsPerSecond(),
-                seconds(row.timeToTargetSeconds()),
-                seconds(row.projectedTimeToTargetSeconds()),
-                times(row.speedupOverDisttgl()),
-                seconds(row.projectedSustainedTimeToTargetSeconds()),
-                times(row.sustainedSpeedupOverDisttgl())));
-      }
+    b.append(header(r)).append('\n');
+    b.append(accuracy(r)).append('\n');
+    if (r.rows().isEmpty()) {
+      return b.toString();
     }
-    for (ScheduleComparison.Row check : r.checks()) {
+    for (String clock : Targets.clocks(r.rows().get(0).run())) {
+      b.append(times(r, clock)).append('\n');
+    }
+    for (DeviceModel m : s.gpus()) {
+      b.append(breakdown(r, m.name())).append('\n');
+    }
+    b.append(checks(r));
+    b.append(assumptions(s));
+    return b.toString();
+  }
+
+  private static String header(ScheduleComparison.Result r) {
+    ScheduleComparison.Settings s = r.settings();
+    String mode =
+        s.mode() == ScheduleComparison.Mode.EPOCHS
+            ? String.format(
+                Locale.ROOT,
+                "%d epochs per row at the schedule's own learning rate; target: sequential's last"
+                    + " validation AP minus 0.5 points",
+                s.epochs())
+            : String.format(
+                Locale.ROOT,
+                "every row to convergence (stops at an epoch's end after %d validations without a"
+                    + " better AP, or after %.1f training splits) at the best learning rate of %s"
+                    + "%s; target: sequential's best validation AP minus 0.5 points",
+                s.patience(),
+                s.maxTrained(),
+                s.grid(),
+                s.lrScreen() > 0
+                    ? String.format(
+                        Locale.ROOT,
+                        " (each rate screened for %.1f training splits, the best trained from the"
+                            + " start)",
+                        s.lrScreen())
+                    : "");
+    return String.format(
+        Locale.ROOT,
+        "G = %d. Mode: %s. Target validation AP %.4f. Every row is validated after every %.2f"
+            + " training splits of trained events (at the first round where its validation memory"
+            + " is whole) and at every epoch's end; a validation inside an epoch replays the"
+            + " epoch's remaining training events into a copy of the memory first, and that replay"
+            + " is charged to no row.%n",
+        s.devices(),
+        mode,
+        r.targetValAp(),
+        s.checkEvery());
+  }
+
+  private static String accuracy(ScheduleComparison.Result r) {
+    StringBuilder b = new StringBuilder("Accuracy (measured):\n\n");
+    b.append(
+        "| row | schedule | G | W | lr (x) | best val AP | test AP (TGL's protocol) | test AP"
+            + " (continued) | trained events | grid: best val AP per lr multiplier |\n");
+    b.append("|---|---|---|---|---|---|---|---|---|---|\n");
+    for (ScheduleComparison.Row row : r.rows()) {
+      RowRun.Result x = row.run();
       b.append(
           String.format(
               Locale.ROOT,
-              "%nProjection check, %s on %d workers: measured %,.0f events/s, projected with this"
-                  + " machine's gradient sum and no link %,.0f (%.2fx).",
-              check.label(),
-              check.workers(),
-              check.eventsPerSecond(),
-              check.projectedOnThisMachineEventsPerSecond(),
-              check.projectedOnThisMachineEventsPerSecond() / check.eventsPerSecond()));
+              "| %s | %s | %d | %d | %.2e (x%s) | %.4f | %.4f | %.4f | %,d | %s |%n",
+              row.label(),
+              x.describe().replace("|", "/"),
+              x.devices(),
+              x.workers(),
+              x.learningRate(),
+              x.lrMultiplier() > 0 ? format(x.lrMultiplier()) : "own",
+              x.bestValAp(),
+              x.testAp(),
+              x.testApContinued(),
+              x.trainedEvents(),
+              row.grid().stream()
+                  .map(g -> "x" + format(g.multiplier()) + ": " + fourDigits(g.bestValAp()))
+                  .collect(Collectors.joining(", "))));
     }
-    return b.append('\n').toString();
+    return b.toString();
+  }
+
+  private static String times(ScheduleComparison.Result r, String clock) {
+    StringBuilder b =
+        new StringBuilder(
+            switch (clock) {
+              case Targets.HERE -> "Training time measured on this machine's workers:";
+              case Targets.MEASURED ->
+                  "Projected to G devices from the costs measured here (device model 'measured'):";
+              default -> "Projected onto the GPU device model '" + clock + "':";
+            });
+    b.append(
+            "\n\n| row | events/s | time to target (s) | previous validation (s) | speedup over the")
+        .append(" fastest disttgl | one check decides | until it stays (s) | sustained speedup |\n")
+        .append("|---|---|---|---|---|---|---|---|\n");
+    for (ScheduleComparison.Row row : r.rows()) {
+      Targets.Target t = row.targets().get(clock);
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,.0f | %s | %s | %s | %s | %s | %s |%n",
+              row.label(),
+              t.eventsPerSecond(),
+              seconds(t.seconds()),
+              seconds(t.previousSeconds()),
+              times(t.speedup()),
+              t.oneCheckDecides() == null ? "-" : t.oneCheckDecides() ? "yes" : "no",
+              seconds(t.sustainedSeconds()),
+              times(t.sustainedSpeedup())));
+    }
+    return b.toString();
+  }
+
+  private static String breakdown(ScheduleComparison.Result r, String model) {
+    StringBuilder b =
+        new StringBuilder(
+            "Where the projected time on '" + model + "' goes (shares of each row's total):\n\n");
+    b.append(
+        "| row | total (s) | compute | launch | host traffic | daemon | link | all-reduce |"
+            + " sampling |\n|---|---|---|---|---|---|---|---|---|\n");
+    for (ScheduleComparison.Row row : r.rows()) {
+      RoundTime t = row.run().gpu().get(model);
+      if (t == null || t.seconds() <= 0) {
+        continue;
+      }
+      double s = t.seconds();
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.1f | %s | %s | %s | %s | %s | %s | %s |%n",
+              row.label(),
+              s,
+              share(t.compute(), s),
+              share(t.launch(), s),
+              share(t.hostTraffic(), s),
+              share(t.daemon(), s),
+              share(t.link(), s),
+              share(t.allReduce(), s),
+              share(t.sample(), s)));
+    }
+    return b.toString();
+  }
+
+  private static String checks(ScheduleComparison.Result r) {
+    StringBuilder b = new StringBuilder();
+    for (ScheduleComparison.Row check : r.checks()) {
+      RowRun.Result x = check.run();
+      double measured = x.trainedEvents() / x.trainSeconds();
+      double projected = x.trainedEvents() / x.measuredLinkSeconds();
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "Projection check, %s on %d workers: measured %,.0f events/s, projected with this"
+                  + " machine's gradient sum and no link %,.0f (%.2fx).%n%n",
+              check.label(),
+              x.workers(),
+              measured,
+              projected,
+              projected / measured));
+    }
+    return b.toString();
+  }
+
+  private static String assumptions(ScheduleComparison.Settings s) {
+    return String.format(
+        Locale.ROOT,
+        "Stated assumptions of the projections. 'measured': every logical device costs its item"
+            + " as measured on one worker here; with memory in host memory (DistTGL) each device"
+            + " reads its memory rows and sends its write over its own link of %.0f us and %.0f"
+            + " GB/s; with memory on the devices (sequential, DepBloom) only merges, prefill"
+            + " handoffs and a chain's rows to its other devices cross, each view on its own link;"
+            + " a ring all-reduce over the same link. GPU models (%s): the kernels recorded in the"
+            + " first epoch priced kernel by kernel (the larger of the launch overhead and the"
+            + " work), DistTGL's daemon serving its group's trainers one after another through"
+            + " pageable copies, DepBloom's views on their devices; all G GPUs in one machine;"
+            + " host sampling hidden behind the previous round where it is shorter; recording the"
+            + " kernels costs this machine about 6-7%% of the first epoch's CPU time, which the"
+            + " measured columns include. See docs/projection.md.%n",
+        s.link().latencySeconds() * 1e6,
+        s.link().bytesPerSecond() / 1e9,
+        s.gpus().isEmpty()
+            ? "none"
+            : s.gpus().stream().map(DeviceModel::name).collect(Collectors.joining(", ")));
+  }
+
+  private static String format(double multiplier) {
+    return Math.abs(multiplier - Math.rint(multiplier)) < 1e-9
+        ? String.valueOf((long) Math.rint(multiplier))
+        : String.format(Locale.ROOT, "%.2f", multiplier);
+  }
+
+  private static String fourDigits(double ap) {
+    return String.format(Locale.ROOT, "%.4f", ap);
+  }
+
+  private static String share(double part, double total) {
+    return String.format(Locale.ROOT, "%.0f%%", 100 * part / total);
   }
 
   private static String times(Double x) {
@@ -82,117 +223,5 @@ public final class ComparisonReport {
 
   private static String seconds(Double s) {
     return s == null ? "-" : String.format(Locale.ROOT, "%.1f", s);
-  }
-
-  /** Ten colours that stay apart (Tableau 10). */
-  private static final Color[] PALETTE = {
-    new Color(0x4e79a7), new Color(0xf28e2b), new Color(0xe15759),
-    new Color(0x76b7b2), new Color(0x59a14f), new Color(0xedc948),
-    new Color(0xb07aa1), new Color(0xff9da7), new Color(0x9c755f),
-    new Color(0x7f7f7f)
-  };
-
-  /**
-   * Final validation AP against events/s, one colour per row: projected to G devices as a large
-   * marker whose shape says the schedule (square sequential, circle disttgl, diamond depbloom), and
-   * measured here as a cross of the same colour.
-   */
-  public static void plot(ScheduleComparison.Result r, String title, Path png) {
-    XYChart chart =
-        chart(
-            title,
-            "training events/s (marker: projected to G devices; cross: measured here)",
-            "validation AP after the last epoch");
-    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-    chart.getStyler().setMarkerSize(12);
-    int i = 0;
-    for (ScheduleComparison.Row row : r.rows()) {
-      Color color = PALETTE[i++ % PALETTE.length];
-      XYSeries projected =
-          chart.addSeries(
-              row.label(),
-              new double[] {row.projectedEventsPerSecond()},
-              new double[] {row.valAp()});
-      projected.setMarker(marker(row));
-      projected.setMarkerColor(color);
-      XYSeries measured =
-          chart.addSeries(
-              row.label() + " (measured)",
-              new double[] {row.eventsPerSecond()},
-              new double[] {row.valAp()});
-      measured.setMarker(SeriesMarkers.CROSS);
-      measured.setMarkerColor(color);
-      measured.setShowInLegend(false);
-    }
-    save(chart, png);
-  }
-
-  /**
-   * Validation AP against projected training seconds, one line per row through every validation
-   * (inside epochs and at their ends), with the target as a dashed line: where each row crosses it
-   * is its projected time to target.
-   */
-  public static void plotCurves(ScheduleComparison.Result r, String title, Path png) {
-    XYChart chart = chart(title, "training seconds projected to G devices", "validation AP");
-    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-    chart.getStyler().setMarkerSize(6);
-    int i = 0;
-    double longest = 0;
-    for (ScheduleComparison.Row row : r.rows()) {
-      List<ScheduleComparison.ValidationPoint> points = row.validations();
-      if (points.isEmpty()) {
-        continue;
-      }
-      double[] x =
-          points.stream()
-              .mapToDouble(ScheduleComparison.ValidationPoint::projectedSeconds)
-              .toArray();
-      double[] y = points.stream().mapToDouble(ScheduleComparison.ValidationPoint::valAp).toArray();
-      longest = Math.max(longest, x[x.length - 1]);
-      Color color = PALETTE[i++ % PALETTE.length];
-      XYSeries s = chart.addSeries(row.label(), x, y);
-      s.setLineColor(color);
-      s.setMarkerColor(color);
-      s.setMarker(marker(row));
-    }
-    XYSeries target =
-        chart.addSeries(
-            "target", new double[] {0, longest}, new double[] {r.targetValAp(), r.targetValAp()});
-    target.setMarker(SeriesMarkers.NONE);
-    target.setLineColor(Color.GRAY);
-    target.setLineStyle(
-        new BasicStroke(
-            1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
-    save(chart, png);
-  }
-
-  private static XYChart chart(String title, String xAxis, String yAxis) {
-    XYChart chart =
-        new XYChartBuilder()
-            .width(960)
-            .height(580)
-            .title(title)
-            .xAxisTitle(xAxis)
-            .yAxisTitle(yAxis)
-            .build();
-    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-    return chart;
-  }
-
-  /** The marker of a row's schedule: square sequential, circle disttgl, diamond depbloom. */
-  private static Marker marker(ScheduleComparison.Row row) {
-    return switch (row.schedule()) {
-      case "sequential" -> SeriesMarkers.SQUARE;
-      case "disttgl" -> SeriesMarkers.CIRCLE;
-      default -> SeriesMarkers.DIAMOND;
-    };
-  }
-
-  private static void save(XYChart chart, Path png) {
-    try {
-      BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + png, e);
-    }
   }
 }

@@ -1,19 +1,18 @@
 package dev.depbloom.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.depbloom.bench.Candidates;
 import dev.depbloom.bench.ComparisonReport;
+import dev.depbloom.bench.LearningRateGrid;
 import dev.depbloom.bench.ScheduleComparison;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.observe.DeviceProjection;
+import dev.depbloom.projection.DeviceModel;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.TrainingRun;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -37,20 +36,19 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Trains the same data, model, seed and epochs under sequential, disttgl at every (i, k)"
-          + " split of G, depbloom (alone and in memory groups), the same with window-start"
-          + " prefill, and depbloom's ablations (partitioning only, refinement only,"
-          + " no critical path), and reports per row: validation and test AP, training events/s"
-          + " measured on this machine's workers and projected to G real devices, the time to"
-          + " reach sequential's final validation AP minus 0.5 points (measured and projected:"
-          + " the first of --validations-per-epoch validations an epoch at or above it, and,"
-          + " sustained, the one after which the row stays there), and the speedups over the"
-          + " fastest disttgl. Writes comparison.json, comparison.md,"
-          + " comparison.png (AP against events/s) and comparison-curves.png (AP against projected"
-          + " time, every validation) to --out. The projection uses only costs measured in the run and"
-          + " the stated link; two runs at G = --check-devices with one worker per device check"
-          + " it against measurement. Test passes score one negative per event (test AP does"
-          + " not depend on more) unless --set train.eval_negatives says otherwise.",
+      "Trains the same data, model and seed under sequential, disttgl at every (i, k) split of G,"
+          + " depbloom alone and in memory groups with and without window-start prefill, and"
+          + " depbloom's ablations, and reports per row: best validation AP, test AP (both"
+          + " protocols), training events/s measured here and projected (from this machine's"
+          + " costs, and onto each --device-model GPU), and the time to the target (sequential's"
+          + " validation AP minus 0.5 points) under each clock, with the speedup over the fastest"
+          + " disttgl and whether one validation decides it. By default (--mode converged) every"
+          + " row trains until validation stops improving, at the best learning rate of"
+          + " --lr-grid; --mode epochs trains --epochs epochs at each schedule's own rate."
+          + " Every row is validated at the same amounts of trained events (--check-every)."
+          + " Writes comparison.json, comparison.md and the plots to --out.",
+      "",
+      "About 25-30 minutes on 2 cores for TGN on Wikipedia at G = 8 (--rows narrows it).",
       ""
     })
 final class SchedulesBenchCommand implements Callable<Integer> {
@@ -62,11 +60,73 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       names = "--devices",
       paramLabel = "G",
       defaultValue = "8",
-      description = "Logical devices (default 8).")
+      description = "Logical devices.")
   int devices;
 
-  @Option(names = "--epochs", paramLabel = "N", defaultValue = "3", description = "Epochs.")
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
+      defaultValue = "converged",
+      description = "converged (default) or epochs.")
+  String mode;
+
+  @Option(
+      names = "--epochs",
+      paramLabel = "N",
+      defaultValue = "3",
+      description = "Epochs per row with --mode epochs (default 3).")
   int epochs;
+
+  @Option(
+      names = "--device-model",
+      paramLabel = "NAMES",
+      split = ",",
+      defaultValue = "measured",
+      description =
+          "Clocks to project onto besides this machine's measurements: 'measured' (this machine's"
+              + " costs on G devices, always included) and GPU device models, shipped (a100-pcie,"
+              + " a100-nvlink, rtx4090, h200) or a YAML file (dev/depbloom/devices/README.md).")
+  List<String> deviceModels;
+
+  @Option(
+      names = "--check-every",
+      paramLabel = "F",
+      defaultValue = "0.5",
+      description =
+          "Validate after every F training splits of trained events (default 0.5), and at every"
+              + " epoch's end.")
+  double checkEvery;
+
+  @Option(
+      names = "--patience",
+      paramLabel = "N",
+      defaultValue = "4",
+      description = "Converged: stop after N validations without a better AP (default 4).")
+  int patience;
+
+  @Option(
+      names = "--max-trained",
+      paramLabel = "F",
+      defaultValue = "10",
+      description = "Converged: stop after F training splits of trained events (default 10).")
+  double maxTrained;
+
+  @Option(
+      names = "--lr-grid",
+      paramLabel = "LIST",
+      split = ",",
+      defaultValue = "1,sqrtG,G",
+      description = "Converged: learning-rate multipliers (numbers, G, sqrtG; default 1,sqrtG,G).")
+  List<String> lrGrid;
+
+  @Option(
+      names = "--lr-screen",
+      paramLabel = "F",
+      defaultValue = "1",
+      description =
+          "Converged: train each rate F training splits, then the best to convergence from the"
+              + " start (default 1; 0: every rate to convergence).")
+  double lrScreen;
 
   @Option(
       names = "--edge-feature-dim",
@@ -80,59 +140,46 @@ final class SchedulesBenchCommand implements Callable<Integer> {
   @Option(
       names = "--workers",
       paramLabel = "W",
-      description = "Workers of the compared rows (default: one per core).")
+      description =
+          "Workers of the compared rows (default: one per core; at most G with a GPU model).")
   Integer workers;
 
   @Option(
       names = "--rows",
       paramLabel = "GROUPS",
       split = ",",
-      defaultValue = "disttgl,depbloom,prefill,ablations",
+      defaultValue = "disttgl,depbloom,prefill",
       description =
-          "Row groups to run besides sequential (which sets the target): disttgl (every (i, k)"
-              + " split), depbloom, prefill (the depbloom rows with schedule.prefill), ablations"
-              + " (default: all four).")
+          "Row groups besides sequential: disttgl (every (i, k) split), depbloom, prefill,"
+              + " ablations (default: the first three).")
   List<String> rowGroups;
 
   @Option(
       names = "--disttgl-k",
       paramLabel = "K",
       split = ",",
-      description =
-          "Only the disttgl rows with these memory-group counts k (default: every divisor of G),"
-              + " e.g. 1,2,4 to leave out i=1 k=8 at G = 8.")
+      description = "Only the disttgl rows with these memory-group counts k (default: all).")
   List<Integer> disttglK = new ArrayList<>();
-
-  @Option(
-      names = "--validations-per-epoch",
-      paramLabel = "N",
-      defaultValue = "4",
-      description =
-          "Validations per epoch, the last at its end (default 4): the time to target is found"
-              + " to within 1/N of an epoch. A validation inside an epoch copies the validation"
-              + " memory view, replays the epoch's remaining training events into the copy and"
-              + " validates on it; training is untouched and its time is not training time.")
-  int validationsPerEpoch;
 
   @Option(
       names = "--check-devices",
       paramLabel = "G",
-      defaultValue = "2",
-      description = "G of the projection check runs, one worker per device (0: none).")
+      defaultValue = "0",
+      description = "G of projection check runs, one worker per device (default 0: none).")
   int checkDevices;
 
   @Option(
       names = "--link-latency-us",
       paramLabel = "US",
       defaultValue = "10",
-      description = "Link latency of the projection, microseconds (default 10).")
+      description = "Link latency of the 'measured' projection, microseconds (default 10).")
   double latencyMicros;
 
   @Option(
       names = "--link-gbps",
       paramLabel = "GB/S",
       defaultValue = "16",
-      description = "Link bandwidth of the projection, GB/s (default 16, PCIe 4.0 x16 class).")
+      description = "Link bandwidth of the 'measured' projection, GB/s (default 16).")
   double gigabytesPerSecond;
 
   @Option(names = "--out", paramLabel = "DIR", description = "Output folder (must not exist).")
@@ -144,97 +191,118 @@ final class SchedulesBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    EnumSet<ScheduleComparison.RowGroup> groups = checkedRowGroups();
+    ScheduleComparison.Settings settings = settings();
     PrintWriter err = spec.commandLine().getErr();
     TrainingRun base = baseRun(err);
-    Path dir = out != null ? out : defaultOut();
-    if (Files.exists(dir)) {
-      throw new InputException(dir + ": output folder exists; choose another --out");
-    }
-    DeviceProjection.Link link =
-        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9);
-    ScheduleComparison.Result r =
-        ScheduleComparison.run(
-            base,
-            new ScheduleComparison.Settings(
-                devices,
-                epochs,
-                link,
-                checkDevices,
-                dir.resolve("runs"),
-                groups,
-                new TreeSet<>(disttglK),
-                validationsPerEpoch),
-            row -> {
-              err.printf(
-                  Locale.ROOT,
-                  "depbloom: %-28s val AP %.4f, test AP %.4f, %,.0f events/s here, %,.0f"
-                      + " projected%n",
-                  row.label(),
-                  row.valAp(),
-                  row.testAp(),
-                  row.eventsPerSecond(),
-                  row.projectedEventsPerSecond());
-              err.flush();
-            });
-    String md = ComparisonReport.markdown(r, link, validationsPerEpoch);
-    Map<String, Object> summary = summary(base, groups, link, r);
-    writeReports(dir, md, summary, base, r);
-    PrintWriter o2 = spec.commandLine().getOut();
-    o2.print(md);
+    ScheduleComparison.Result r = ScheduleComparison.run(base, settings, row -> progress(err, row));
+    String md = ComparisonReport.markdown(r);
+    String title =
+        base.config().name()
+            + " on "
+            + base.dataSource()
+            + ", G = "
+            + devices
+            + (settings.mode() == ScheduleComparison.Mode.EPOCHS ? ", " + epochs + " epochs" : "");
+    Map<String, Object> summary = ComparisonOutput.summary(base, r);
+    ComparisonOutput.write(settings.out().getParent(), md, summary, r, title);
+    PrintWriter o = spec.commandLine().getOut();
+    o.print(md);
     if (output.json) {
-      o2.println(Summaries.json(summary));
+      o.println(Summaries.json(summary));
     }
-    o2.flush();
+    o.flush();
     return 0;
   }
 
-  /** The row groups asked for, once every numeric option has been checked. */
-  private EnumSet<ScheduleComparison.RowGroup> checkedRowGroups() {
-    if (devices < 1
-        || epochs < 1
-        || validationsPerEpoch < 1
-        || checkDevices < 0
-        || latencyMicros < 0
-        || gigabytesPerSecond <= 0) {
+  private static void progress(PrintWriter err, ScheduleComparison.Row row) {
+    err.printf(
+        Locale.ROOT,
+        "depbloom: %-28s best val AP %.4f, test AP %.4f / %.4f, lr %.2e, %,d events trained%n",
+        row.label(),
+        row.run().bestValAp(),
+        row.run().testAp(),
+        row.run().testApContinued(),
+        row.run().learningRate(),
+        row.run().trainedEvents());
+    err.flush();
+  }
+
+  /** The comparison's settings, every option checked. */
+  private ScheduleComparison.Settings settings() {
+    ScheduleComparison.Mode m =
+        switch (mode.toLowerCase(Locale.ROOT)) {
+          case "converged" -> ScheduleComparison.Mode.CONVERGED;
+          case "epochs" -> ScheduleComparison.Mode.EPOCHS;
+          default -> throw new InputException("--mode " + mode + ": expected converged or epochs");
+        };
+    if (devices < 1 || epochs < 1 || patience < 1 || checkDevices < 0) {
       throw new InputException(
-          "--devices, --epochs and --validations-per-epoch must be at least 1, --check-devices"
-              + " at least 0, the link"
-              + " latency at least 0 and its bandwidth positive");
+          "--devices, --epochs and --patience must be at least 1, --check-devices at least 0");
+    }
+    if (!(checkEvery > 0) || !(maxTrained > 0) || lrScreen < 0) {
+      throw new InputException(
+          "--check-every and --max-trained must be positive, --lr-screen at least 0");
+    }
+    if (latencyMicros < 0 || !(gigabytesPerSecond > 0)) {
+      throw new InputException("--link-latency-us must be at least 0 and --link-gbps positive");
+    }
+    LearningRateGrid grid;
+    try {
+      grid = LearningRateGrid.parse(lrGrid);
+    } catch (IllegalArgumentException e) {
+      throw new InputException("--lr-grid: " + e.getMessage());
     }
     for (int k : disttglK) {
       if (k < 1 || devices % k != 0) {
-        throw new InputException(
-            "--disttgl-k "
-                + k
-                + ": not a divisor of --devices "
-                + devices
-                + " (a memory-group count)");
+        throw new InputException("--disttgl-k " + k + ": not a divisor of --devices " + devices);
       }
     }
-    EnumSet<ScheduleComparison.RowGroup> groups = EnumSet.noneOf(ScheduleComparison.RowGroup.class);
+    EnumSet<Candidates.RowGroup> groups = EnumSet.noneOf(Candidates.RowGroup.class);
     for (String g : rowGroups) {
       try {
-        groups.add(ScheduleComparison.RowGroup.of(g));
+        groups.add(Candidates.RowGroup.of(g));
       } catch (IllegalArgumentException e) {
         throw new InputException("--rows: " + e.getMessage());
       }
     }
-    return groups;
+    List<DeviceModel> gpus = new ArrayList<>();
+    for (String name : deviceModels) {
+      if (!name.trim().equals("measured")) {
+        gpus.add(DeviceModel.load(name.trim()));
+      }
+    }
+    Path dir = out != null ? out : defaultOut();
+    if (Files.exists(dir)) {
+      throw new InputException(dir + ": output folder exists; choose another --out");
+    }
+    return new ScheduleComparison.Settings(
+        devices,
+        m,
+        epochs,
+        checkEvery,
+        patience,
+        maxTrained,
+        grid,
+        lrScreen,
+        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9),
+        List.copyOf(gpus),
+        checkDevices,
+        dir.resolve("runs"),
+        groups,
+        new TreeSet<>(disttglK));
   }
 
-  /** The data, model, seed and epochs every row trains, on the rows' workers. */
+  /** The data, model and seed every row trains, on the rows' workers. */
   private TrainingRun baseRun(PrintWriter err) {
     EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), edgeFeatureDim);
     Map<String, String> o = new LinkedHashMap<>();
     o.put("train.eval_negatives", "1"); // test AP uses the first negative; MRR is not compared
     o.putAll(model.overrides);
-    o.put("train.epoch", String.valueOf(epochs));
     RunConfig config =
         RunSetup.withAttentionInput(
             RunConfig.zoo(model.name, o), events, o.containsKey("gnn.dim_time"), err);
     int cores = Runtime.getRuntime().availableProcessors();
-    int w = workers();
+    int w = workers != null ? workers : cores;
     return new TrainingRun(
         events,
         data.source(),
@@ -243,65 +311,6 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         seed,
         new ThreadBudget(1, Math.max(1, cores / w), w),
         cores);
-  }
-
-  /** Workers of the compared rows: {@code --workers}, or one per core. */
-  private int workers() {
-    return workers != null ? workers : Runtime.getRuntime().availableProcessors();
-  }
-
-  /** What comparison.json holds. */
-  private Map<String, Object> summary(
-      TrainingRun base,
-      EnumSet<ScheduleComparison.RowGroup> groups,
-      DeviceProjection.Link link,
-      ScheduleComparison.Result r) {
-    Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("data", base.dataSource());
-    summary.put("model", base.config().name());
-    summary.put("devices", devices);
-    summary.put("epochs", epochs);
-    summary.put("workers", workers());
-    summary.put("validationsPerEpoch", validationsPerEpoch);
-    summary.put("rowGroups", groups);
-    summary.put("disttglK", disttglK);
-    summary.put("linkLatencySeconds", link.latencySeconds());
-    summary.put("linkBytesPerSecond", link.bytesPerSecond());
-    summary.put("targetValAp", r.targetValAp());
-    summary.put("rows", r.rows());
-    summary.put("checks", r.checks());
-    return summary;
-  }
-
-  /** Writes comparison.md, comparison.json and the two plots to {@code dir}. */
-  private void writeReports(
-      Path dir,
-      String md,
-      Map<String, Object> summary,
-      TrainingRun base,
-      ScheduleComparison.Result r) {
-    ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    try {
-      Files.writeString(dir.resolve("comparison.md"), md);
-      mapper.writeValue(dir.resolve("comparison.json").toFile(), summary);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    String name = base.config().name();
-    ComparisonReport.plot(
-        r,
-        name + " on " + base.dataSource() + ", G = " + devices + ", " + epochs + " epochs",
-        dir.resolve("comparison.png"));
-    ComparisonReport.plotCurves(
-        r,
-        name
-            + " on "
-            + base.dataSource()
-            + ", G = "
-            + devices
-            + ": validation AP"
-            + " against projected training time",
-        dir.resolve("comparison-curves.png"));
   }
 
   private static Path defaultOut() {

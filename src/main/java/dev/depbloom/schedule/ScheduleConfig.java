@@ -61,6 +61,9 @@ public sealed interface ScheduleConfig
     return false;
   }
 
+  /** This schedule with the learning rate scaled by G or not ({@code schedule.scale_lr}). */
+  ScheduleConfig withScaleLearningRate(boolean on);
+
   /** The learning rate the optimizer uses: {@code lr * G} when scaled. */
   default double learningRate(double configured) {
     return scaleLearningRate() ? configured * devices() : configured;
@@ -106,6 +109,11 @@ public sealed interface ScheduleConfig
     public String label() {
       return "sequential";
     }
+
+    @Override
+    public Sequential withScaleLearningRate(boolean on) {
+      return new Sequential(on);
+    }
   }
 
   /**
@@ -116,6 +124,11 @@ public sealed interface ScheduleConfig
    */
   record DistTgl(int minibatchParallelism, int memoryParallelism, boolean scaleLearningRate)
       implements ScheduleConfig {
+    @Override
+    public DistTgl withScaleLearningRate(boolean on) {
+      return new DistTgl(minibatchParallelism, memoryParallelism, on);
+    }
+
     @Override
     public String label() {
       return "disttgl";
@@ -234,6 +247,12 @@ public sealed interface ScheduleConfig
           k,
           techniques,
           scaleLearningRate);
+    }
+
+    @Override
+    public DepBloom withScaleLearningRate(boolean on) {
+      return new DepBloom(
+          devices, memoryParallelism, window, partitioner, chains, microBatches, techniques, on);
     }
 
     /**

@@ -1,7 +1,9 @@
 package dev.depbloom.schedule;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -30,6 +32,57 @@ public final class ValidationChecks {
     if (perEpoch < 1) {
       throw new IllegalArgumentException("validations per epoch must be at least 1: " + perEpoch);
     }
+    List<Check> whole = whole(rounds, validationView);
+    List<Check> out = new ArrayList<>();
+    int next = 0;
+    for (int c = 1; c < perEpoch; c++) {
+      long goal = ((long) c * trainEvents + perEpoch - 1) / perEpoch;
+      while (next < whole.size() && whole.get(next).position() < goal) {
+        next++;
+      }
+      if (next == whole.size()) {
+        break;
+      }
+      Check k = whole.get(next++);
+      if (k.position() < trainEvents) {
+        out.add(k);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Checks at equal amounts of training (issue 34: rows that train different amounts per epoch,
+   * like memory groups, are checked after the same training): after the first whole round at or
+   * after every multiple of {@code every} trained events, counting from the run's start ({@code
+   * trainedBefore} events were trained in earlier epochs); the epoch's last round is left out (its
+   * end validates anyway).
+   */
+  public static List<Check> every(
+      List<RoundPlan> rounds, int validationView, long every, long trainedBefore) {
+    if (every < 1) {
+      throw new IllegalArgumentException("a check interval must be at least 1 event: " + every);
+    }
+    Map<Integer, Check> wholeByRound = new HashMap<>();
+    for (Check c : whole(rounds, validationView)) {
+      wholeByRound.put(c.round(), c);
+    }
+    List<Check> out = new ArrayList<>();
+    long trained = trainedBefore;
+    long next = (trainedBefore / every + 1) * every;
+    for (int r = 0; r + 1 < rounds.size(); r++) {
+      trained += rounds.get(r).events();
+      Check c = wholeByRound.get(r);
+      if (trained >= next && c != null) {
+        out.add(c);
+        next = (trained / every + 1) * every;
+      }
+    }
+    return out;
+  }
+
+  /** The rounds after which the validation view's family is whole, with its position there. */
+  private static List<Check> whole(List<RoundPlan> rounds, int validationView) {
     Set<Integer> family = new TreeSet<>(Set.of(validationView));
     for (RoundPlan r : rounds) {
       for (List<Integer> group : r.merges()) {
@@ -53,21 +106,6 @@ public final class ValidationChecks {
         whole.add(new Check(r, position));
       }
     }
-    List<Check> out = new ArrayList<>();
-    int next = 0;
-    for (int c = 1; c < perEpoch; c++) {
-      long goal = ((long) c * trainEvents + perEpoch - 1) / perEpoch;
-      while (next < whole.size() && whole.get(next).position() < goal) {
-        next++;
-      }
-      if (next == whole.size()) {
-        break;
-      }
-      Check k = whole.get(next++);
-      if (k.position() < trainEvents) {
-        out.add(k);
-      }
-    }
-    return out;
+    return whole;
   }
 }

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * Training under a {@link Schedule}: per epoch, the schedule's rounds (each a fan-out of work items
@@ -52,6 +53,9 @@ public final class Trainer implements AutoCloseable {
   private final Evaluator evaluator;
   private final RankReport ranks;
   private int validationsPerEpoch = 1; // the epoch's end, and checks inside it (ValidationChecks)
+  private long validateEvery; // > 0: checks every so many trained events instead (ValidationChecks)
+  private long trainedEvents; // since the run's start, for checks at equal amounts of training
+  private BooleanSupplier stop = () -> false; // asked after every epoch: stop training there
 
   public Trainer(TrainingRun run) {
     this(run, new InProcessCollective());
@@ -94,6 +98,14 @@ public final class Trainer implements AutoCloseable {
     runner.observe(observer);
   }
 
+  /**
+   * Records the kernels of every round of epochs 1 to {@code epoch} into the round costs' work (a
+   * GPU projection's input; {@link RoundRunner#recordWorkUpToEpoch}).
+   */
+  public void recordWorkUpToEpoch(int epoch) {
+    runner.recordWorkUpToEpoch(epoch);
+  }
+
   /** Records every training round's stages into {@code trace} (one track per logical device). */
   public void trace(ChromeTrace trace) {
     runner.trace(trace);
@@ -117,6 +129,31 @@ public final class Trainer implements AutoCloseable {
     this.validationsPerEpoch = n;
   }
 
+  /**
+   * Validates after every {@code events} trained events (counted from the run's start, each event
+   * once per memory group that trains it), at the first round where the validation view is whole,
+   * besides at every epoch's end: rows that train different amounts per epoch are then checked
+   * after the same amounts of training (issue 34). Checks as in {@link #validationsPerEpoch}; one
+   * process only.
+   */
+  public void validateEvery(long events) {
+    if (events < 1) {
+      throw new IllegalArgumentException("a check interval must be at least 1 event: " + events);
+    }
+    if (collective.worldSize() > 1) {
+      throw new IllegalStateException("validation inside an epoch runs in one process only");
+    }
+    this.validateEvery = events;
+  }
+
+  /**
+   * Asks {@code stop} after every epoch (its validation done, its checkpoint written): training
+   * ends there when it says so (a converged run's patience, a cap on training).
+   */
+  public void stopWhen(BooleanSupplier stop) {
+    this.stop = stop;
+  }
+
   /** Parameters of the model (a gradient is 4 bytes each). */
   public int parameterCount() {
     return session.replica().parameterCount();
@@ -134,6 +171,7 @@ public final class Trainer implements AutoCloseable {
   public List<EpochMetrics> fit(RunDirectory dir, List<EpochMetrics> history, int bestEpoch) {
     List<EpochMetrics> done = new ArrayList<>(history);
     int best = bestEpoch;
+    trainedEvents = history.stream().mapToLong(EpochMetrics::trainEvents).sum();
     for (int epoch = history.size() + 1; epoch <= config.train().epochs(); epoch++) {
       EpochMetrics m = epoch(epoch);
       done.add(m);
@@ -152,6 +190,9 @@ public final class Trainer implements AutoCloseable {
       }
       for (TrainingListener l : listeners) {
         l.epochFinished(m);
+      }
+      if (stop.getAsBoolean()) {
+        break;
       }
     }
     collective.finish();
@@ -218,12 +259,11 @@ public final class Trainer implements AutoCloseable {
   private Rounds trainRounds(int epoch) {
     List<RoundPlan> rounds = runner.schedule().plan(epoch);
     Map<Integer, Integer> checks = new HashMap<>(); // round -> position
+    int view = runner.schedule().validationView();
     for (ValidationChecks.Check c :
-        ValidationChecks.plan(
-            rounds,
-            runner.schedule().validationView(),
-            validationsPerEpoch,
-            run.split().trainEnd())) {
+        validateEvery > 0
+            ? ValidationChecks.every(rounds, view, validateEvery, trainedEvents)
+            : ValidationChecks.plan(rounds, view, validationsPerEpoch, run.split().trainEnd())) {
       checks.put(c.round(), c.position());
     }
     long total = rounds.stream().mapToLong(RoundPlan::events).sum();
@@ -242,6 +282,7 @@ public final class Trainer implements AutoCloseable {
               epoch,
               round);
       events += round.events();
+      trainedEvents += round.events();
       for (TrainingListener l : listeners) {
         l.batchFinished(Phase.TRAIN, events, lossSum / (r + 1));
       }
@@ -253,7 +294,7 @@ public final class Trainer implements AutoCloseable {
         double ap = evaluator.check(epoch, runner.schedule().validationView(), position);
         checkNanos += System.nanoTime() - c0;
         for (TrainingListener l : listeners) {
-          l.checkFinished(epoch, position, trained, ap);
+          l.checkFinished(epoch, position, trainedEvents, trained, ap);
         }
       }
     }

@@ -9,9 +9,12 @@ public interface TrainingListener extends PhaseListener {
 
   /**
    * A validation inside an epoch finished: training had reached stream position {@code position}
-   * after {@code trainSeconds} of the epoch (validation time excluded).
+   * after {@code trainSeconds} of the epoch (validation time excluded), and {@code trainedEvents}
+   * events since the run's start (every event trained counted each time: memory groups train each
+   * event once per group).
    */
-  default void checkFinished(int epoch, int position, double trainSeconds, double valAp) {}
+  default void checkFinished(
+      int epoch, int position, long trainedEvents, double trainSeconds, double valAp) {}
 
   default void testFinished(TestMetrics metrics) {}
 }

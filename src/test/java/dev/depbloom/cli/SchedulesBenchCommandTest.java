@@ -19,81 +19,146 @@ import org.junit.jupiter.api.io.TempDir;
 class SchedulesBenchCommandTest {
   @TempDir Path dir;
 
-  @Test
-  void everyRowHasTheReportedFieldsAndTheFilesAreWritten() throws Exception {
+  private JsonNode run(Path out, String... more) {
     EventStream s = TinyStreams.random(60, 1500, 0, 3);
-    Path data = TinyStreams.writeCsv(s, dir.resolve("events.csv"));
-    Path out = dir.resolve("bench");
+    Path data = TinyStreams.writeCsv(s, dir.resolve("events-" + out.getFileName() + ".csv"));
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
     var cl = Main.commandLine();
     cl.setOut(new PrintWriter(stdout, true));
     cl.setErr(new PrintWriter(stderr, true));
-    int status =
-        cl.execute(
-            "bench",
-            "schedules",
-            "--data",
-            data.toString(),
-            "--model",
-            "jodie",
-            "--devices",
-            "2",
-            "--epochs",
-            "1",
-            "--edge-feature-dim",
-            "4",
-            "--set",
-            "memory.dim_out=8",
-            "--set",
-            "memory.dim_time=4",
-            "--set",
-            "train.batch_size=100",
-            "--set",
-            "train.eval_negatives=2",
-            "--workers",
-            "2",
-            "--check-devices",
-            "2",
-            "--out",
-            out.toString(),
-            "--json");
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "bench",
+                "schedules",
+                "--data",
+                data.toString(),
+                "--model",
+                "jodie",
+                "--devices",
+                "2",
+                "--edge-feature-dim",
+                "4",
+                "--set",
+                "memory.dim_out=8",
+                "--set",
+                "memory.dim_time=4",
+                "--set",
+                "train.batch_size=100",
+                "--set",
+                "train.eval_negatives=2",
+                "--workers",
+                "2",
+                "--out",
+                out.toString(),
+                "--json"));
+    args.addAll(List.of(more));
+    int status = cl.execute(args.toArray(new String[0]));
     assertEquals(0, status, stderr.toString());
     String[] lines = stdout.toString().trim().split("\n");
-    JsonNode summary = new ObjectMapper().readTree(lines[lines.length - 1]);
+    try {
+      return new ObjectMapper().readTree(lines[lines.length - 1]);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Epochs mode with a GPU model: every row of every group, validated at equal trained events (a k
+   * = 2 row, which trains each event twice an epoch, is checked twice as often an epoch), the
+   * targets under every clock, and the files.
+   */
+  @Test
+  void everyRowHasItsTargetsUnderEveryClockAndTheFilesAreWritten() throws Exception {
+    Path out = dir.resolve("bench");
+    JsonNode summary =
+        run(
+            out,
+            "--mode",
+            "epochs",
+            "--epochs",
+            "1",
+            "--device-model",
+            "measured,a100-pcie",
+            "--rows",
+            "disttgl,depbloom,prefill,ablations",
+            "--check-devices",
+            "2");
     JsonNode rows = summary.get("rows");
     // sequential, disttgl (2,1) and (1,2), depbloom, depbloom prefill and three ablations
     assertEquals(8, rows.size());
     assertEquals("depbloom prefill", rows.get(4).get("label").asText());
     for (JsonNode row : rows) {
-      for (String key :
-          List.of(
-              "schedule",
-              "label",
-              "valAp",
-              "testAp",
-              "eventsPerSecond",
-              "projectedEventsPerSecond",
-              "timeToTargetSeconds",
-              "projectedTimeToTargetSeconds",
-              "speedupOverDisttgl")) {
-        assertTrue(row.has(key), key + " missing in " + row);
+      for (String clock : List.of("here", "measured", "a100-pcie")) {
+        JsonNode t = row.get("targets").get(clock);
+        assertTrue(t.has("seconds") && t.has("speedup") && t.has("oneCheckDecides"), row + "");
+        assertTrue(t.get("eventsPerSecond").asDouble() > 0, clock + " " + row.get("label"));
       }
-      assertTrue(row.get("projectedEventsPerSecond").asDouble() > 0);
+      assertTrue(row.get("run").get("gpu").get("a100-pcie").get("seconds").asDouble() > 0);
     }
     assertEquals("sequential", rows.get(0).get("schedule").asText());
-    // three validations inside the one epoch (the default of 4 an epoch), then its end
-    JsonNode validations = rows.get(0).get("validations");
-    assertEquals(4, validations.size(), validations.toString());
-    for (int v = 1; v < 4; v++) {
+    // 1,050 training events, checks every 525 trained: sequential once inside its epoch, then its
+    // end; disttgl k = 2 trains 2,100 an epoch: three checks inside, then its end
+    assertEquals(2, rows.get(0).get("run").get("validations").size());
+    JsonNode groups = rows.get(2).get("run").get("validations");
+    assertEquals("disttgl i=1 k=2", rows.get(2).get("label").asText());
+    assertEquals(4, groups.size(), groups.toString());
+    for (int v = 1; v < groups.size(); v++) {
       assertTrue(
-          validations.get(v).get("position").asInt()
-              > validations.get(v - 1).get("position").asInt());
+          groups.get(v).get("trainedEvents").asLong()
+              > groups.get(v - 1).get("trainedEvents").asLong());
     }
     assertEquals(2, summary.get("checks").size());
     for (String f :
-        List.of("comparison.json", "comparison.md", "comparison.png", "comparison-curves.png")) {
+        List.of(
+            "comparison.json",
+            "comparison.md",
+            "comparison-measured.png",
+            "comparison-a100-pcie-curves.png")) {
       assertTrue(Files.size(out.resolve(f)) > 0, f);
+    }
+    String md = Files.readString(out.resolve("comparison.md"));
+    assertTrue(md.contains("Projected onto the GPU device model 'a100-pcie'"), md);
+    assertTrue(md.contains("Where the projected time on 'a100-pcie' goes"), md);
+  }
+
+  /**
+   * Converged mode: sequential has one learning rate, a G = 2 row the grid's three (screened), and
+   * every row stops by patience or the cap.
+   */
+  @Test
+  void aConvergedRowChoosesItsLearningRateFromTheGrid() {
+    JsonNode summary =
+        run(
+            dir.resolve("converged"),
+            "--rows",
+            "disttgl",
+            "--disttgl-k",
+            "1",
+            "--patience",
+            "1",
+            "--max-trained",
+            "2",
+            "--lr-screen",
+            "0.5");
+    JsonNode rows = summary.get("rows");
+    assertEquals(2, rows.size());
+    assertEquals(1, rows.get(0).get("grid").size()); // one rate, trained to convergence
+    JsonNode grid = rows.get(1).get("grid");
+    assertEquals(3, grid.size());
+    double chosen = rows.get(1).get("run").get("lrMultiplier").asDouble();
+    double best = -1;
+    double bestMultiplier = 0;
+    for (JsonNode g : grid) {
+      if (g.get("bestValAp").asDouble() > best) {
+        best = g.get("bestValAp").asDouble();
+        bestMultiplier = g.get("multiplier").asDouble();
+      }
+    }
+    assertEquals(bestMultiplier, chosen);
+    for (JsonNode row : rows) {
+      assertTrue(row.get("run").get("trainedEvents").asLong() <= 2 * 1050 + 1050, row + "");
     }
   }
 }

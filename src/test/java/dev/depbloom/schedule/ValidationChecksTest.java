@@ -102,7 +102,8 @@ class ValidationChecksTest {
       trainer.addListener(
           new TrainingListener() {
             @Override
-            public void checkFinished(int epoch, int position, double trainSeconds, double valAp) {
+            public void checkFinished(
+                int epoch, int position, long trained, double trainSeconds, double valAp) {
               checks.add(new double[] {epoch, position, valAp, trainSeconds});
             }
           });

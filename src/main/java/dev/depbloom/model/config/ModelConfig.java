@@ -20,6 +20,11 @@ public record ModelConfig(
         && nodeInput + edgeFeatureDim + gnn.dimTime() == 0;
   }
 
+  /** This config with another {@code train} section. */
+  public ModelConfig withTrain(TrainConfig value) {
+    return new ModelConfig(name, sampling, memory, gnn, value);
+  }
+
   /** This config with another {@code gnn} section. */
   public ModelConfig withGnn(GnnConfig value) {
     return new ModelConfig(name, sampling, memory, value, train);

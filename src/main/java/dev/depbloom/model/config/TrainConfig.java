@@ -18,6 +18,17 @@ public record TrainConfig(
     double attentionDropout,
     int evalNegatives) {
 
+  /** This section with another number of epochs. */
+  public TrainConfig withEpochs(int value) {
+    return new TrainConfig(
+        value, batchSize, learningRate, dropout, attentionDropout, evalNegatives);
+  }
+
+  /** This section with another learning rate. */
+  public TrainConfig withLearningRate(double value) {
+    return new TrainConfig(epochs, batchSize, value, dropout, attentionDropout, evalNegatives);
+  }
+
   static TrainConfig read(SectionReader r) {
     r.ignore("all_on_gpu", "reorder");
     int epochs = r.positiveInt("epoch", 3);

@@ -1,0 +1,66 @@
+package dev.depbloom.bench;
+
+import dev.depbloom.data.EventStream;
+import dev.depbloom.data.Split;
+import dev.depbloom.data.ZeroFeatureMatrix;
+import dev.depbloom.device.InProcessCollective;
+import dev.depbloom.observe.RoundWork;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.RoundRunner;
+import dev.depbloom.schedule.Schedule;
+import dev.depbloom.step.TrainingSession;
+import dev.depbloom.tensor.ThreadBudget;
+import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRun;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The work of one training epoch as this project records it (DESIGN.md section 6): a model trained
+ * {@code sequential}ly on one worker, every round's kernels and traffic. What a calibration prices
+ * on a device model to compare with a published time of the same model, batch and data.
+ */
+public final class WorkRecording {
+  private WorkRecording() {}
+
+  /**
+   * The recorded rounds of the first epoch of {@code model} at batch {@code batchSize} on {@code
+   * events} (zero edge features of width {@code edgeFeatureDim} added to data without them, as
+   * WIKI's stand-in), at most {@code maxRounds} of them from the epoch's start (0: all), seed 0.
+   */
+  public static List<RoundWork> firstEpoch(
+      EventStream events, String model, int batchSize, int edgeFeatureDim, int maxRounds) {
+    EventStream data =
+        edgeFeatureDim > 0 && events.edgeFeatures().dim() == 0
+            ? events.withEdgeFeatures(new ZeroFeatureMatrix(events.eventCount(), edgeFeatureDim))
+            : events;
+    Split split = Split.of(data);
+    RunConfig config = RunConfig.zoo(model, Map.of("train.batch_size", String.valueOf(batchSize)));
+    TrainingRun run =
+        new TrainingRun(data, "recorded", split, config, 0, new ThreadBudget(1, 1), 1);
+    Schedule schedule =
+        Schedules.of(config.schedule(), run.events(), split, config.model().train().batchSize());
+    List<RoundWork> out = new ArrayList<>();
+    try (TrainingSession session = new TrainingSession(run.session());
+        RoundRunner runner =
+            new RoundRunner(
+                session, schedule, 1, new InProcessCollective(), schedule.commitPolicy())) {
+      runner.recordWorkUpToEpoch(1);
+      runner.observe(c -> out.add(c.work()));
+      session.replica().model().train(true);
+      List<RoundPlan> rounds = schedule.plan(1);
+      int n = maxRounds > 0 ? Math.min(maxRounds, rounds.size()) : rounds.size();
+      for (int r = 0; r < n; r++) {
+        runner.run(rounds.get(r), r + 1 < rounds.size() ? rounds.get(r + 1) : null, 1);
+      }
+      runner.drain();
+      // every round of the epoch, when only the first n were recorded: they stand for the rest
+      for (int r = n; r < rounds.size(); r++) {
+        out.add(out.get(r % n));
+      }
+    }
+    return out;
+  }
+}
