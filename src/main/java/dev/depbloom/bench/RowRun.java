@@ -28,7 +28,8 @@ import java.util.Map;
  * machine's costs on G devices, {@link DeviceProjection}; and each GPU device model, {@link
  * GpuProjection}, from the kernels recorded in the first epoch). A run either trains a fixed number
  * of epochs or until it converges: it stops at the first epoch's end where its best validation AP
- * has not improved for {@code patience} validations, or where it has trained the cap.
+ * has not improved for {@code patience} validations, or where it has trained the cap; a run that is
+ * not tested (a learning-rate screen) may stop at any validation, inside an epoch too.
  */
 public final class RowRun {
   private RowRun() {}
@@ -150,7 +151,7 @@ public final class RowRun {
       }
       Points points = new Points(measured, projections);
       trainer.addListener(points);
-      trainer.stopWhen(() -> points.stopsAt(stop));
+      trainer.stopWhen(() -> points.stopsAt(stop), !test);
       RunDirectory dir =
           RunDirectory.create(out.resolve(c.label().replace(' ', '-').replace("=", "")));
       trainer.fit(dir, List.of(), 0);
@@ -213,9 +214,10 @@ public final class RowRun {
       return points.stream().mapToDouble(ValidationPoint::valAp).max().orElse(Double.NaN);
     }
 
-    /** Whether training stops at this epoch's end under {@code stop}. */
+    /** Whether training stops here under {@code stop}. */
     boolean stopsAt(Stop stop) {
-      if (trainedEvents >= stop.maxTrainedEvents()) {
+      long trained = points.isEmpty() ? 0 : points.get(points.size() - 1).trainedEvents();
+      if (trained >= stop.maxTrainedEvents()) {
         return true;
       }
       int sinceBest = 0;

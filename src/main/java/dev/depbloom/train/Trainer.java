@@ -56,6 +56,7 @@ public final class Trainer implements AutoCloseable {
   private long validateEvery; // > 0: checks every so many trained events instead (ValidationChecks)
   private long trainedEvents; // since the run's start, for checks at equal amounts of training
   private BooleanSupplier stop = () -> false; // asked after every epoch: stop training there
+  private boolean stopInsideEpochs; // asked after every validation inside an epoch too
 
   public Trainer(TrainingRun run) {
     this(run, new InProcessCollective());
@@ -148,10 +149,14 @@ public final class Trainer implements AutoCloseable {
 
   /**
    * Asks {@code stop} after every epoch (its validation done, its checkpoint written): training
-   * ends there when it says so (a converged run's patience, a cap on training).
+   * ends there when it says so (a converged run's patience, a cap on training). With {@code
+   * insideEpochs} it is asked after every validation inside an epoch too, and training may end
+   * there, the epoch left unfinished: no validation at its end and no checkpoint of it (a short
+   * trial run that tests nothing).
    */
-  public void stopWhen(BooleanSupplier stop) {
+  public void stopWhen(BooleanSupplier stop, boolean insideEpochs) {
     this.stop = stop;
+    this.stopInsideEpochs = insideEpochs;
   }
 
   /** Parameters of the model (a gradient is 4 bytes each). */
@@ -174,6 +179,9 @@ public final class Trainer implements AutoCloseable {
     trainedEvents = history.stream().mapToLong(EpochMetrics::trainEvents).sum();
     for (int epoch = history.size() + 1; epoch <= config.train().epochs(); epoch++) {
       EpochMetrics m = epoch(epoch);
+      if (m == null) {
+        break; // stopped inside the epoch
+      }
       done.add(m);
       if (isBetter(m, best == 0 ? null : done.get(best - 1))) {
         best = epoch;
@@ -218,15 +226,23 @@ public final class Trainer implements AutoCloseable {
         dir.checkpoint(epoch), session.replica().model(), session.replica().optimizer(), views());
   }
 
-  /** What an epoch's rounds did: their losses' sum, events, and seconds spent training. */
-  private record Rounds(double lossSum, int count, long events, double trainSeconds) {}
+  /**
+   * What an epoch's rounds did: their losses' sum, events, and seconds spent training; {@code
+   * stopped} when training stopped inside the epoch.
+   */
+  private record Rounds(
+      double lossSum, int count, long events, double trainSeconds, boolean stopped) {}
 
+  /** An epoch's rounds and its validation; null when training stopped inside it. */
   private EpochMetrics epoch(int epoch) {
     TensorRuntime.applyThreads(run.threads());
     session.replica().model().train(true);
     runner.resetTimers();
     RankReport.BytesSent sentBefore = ranks.bytesSent();
     Rounds rounds = trainRounds(epoch);
+    if (rounds.stopped()) {
+      return null;
+    }
     RankReport.BytesSent sent = ranks.bytesSent().since(sentBefore);
     String checksum = session.replica().checksum();
     List<RankMetrics> rankMetrics = ranks.rankMetrics(epoch, sent, checksum);
@@ -274,6 +290,7 @@ public final class Trainer implements AutoCloseable {
     long checkNanos = 0; // time spent validating inside the epoch: not training time
     double lossSum = 0; // of the rounds' losses, each the mean over the round's events
     long events = 0;
+    boolean stopped = false;
     for (int r = 0; r < rounds.size(); r++) {
       RoundPlan round = rounds.get(r);
       lossSum +=
@@ -296,13 +313,18 @@ public final class Trainer implements AutoCloseable {
         for (TrainingListener l : listeners) {
           l.checkFinished(epoch, position, trainedEvents, trained, ap);
         }
+        if (stopInsideEpochs && stop.getAsBoolean()) {
+          stopped = true;
+          break;
+        }
       }
     }
     runner.drain();
     for (TrainingListener l : listeners) {
       l.phaseFinished(Phase.TRAIN);
     }
-    return new Rounds(lossSum, rounds.size(), events, (System.nanoTime() - t0 - checkNanos) / 1e9);
+    double seconds = (System.nanoTime() - t0 - checkNanos) / 1e9;
+    return new Rounds(lossSum, rounds.size(), events, seconds, stopped);
   }
 
   /** A round's training loss, or the run stops when it is NaN or infinite. */
