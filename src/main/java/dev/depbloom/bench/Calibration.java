@@ -45,7 +45,8 @@ public final class Calibration {
       String measure,
       double value,
       String reading,
-      String source) {}
+      String source,
+      String checkKey) {}
 
   /** A figure and its projection; {@code errorShare} is projected / value - 1. */
   public record Row(Figure figure, double projected, double errorShare, long kernelsPerBatch) {}
@@ -79,7 +80,8 @@ public final class Calibration {
                 f.get("measure").asText(),
                 f.get("value").asDouble(),
                 f.get("reading").asText(),
-                f.get("source").asText()));
+                f.get("source").asText(),
+                f.has("check_key") ? f.get("check_key").asText() : null));
       }
       return out;
     } catch (IOException | RuntimeException e) {

@@ -48,7 +48,10 @@ final class CalibrateBenchCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      description = "Also write calibration.json and calibration.md into DIR.")
+      description =
+          "Also write calibration.json and calibration.md into DIR, and projected-DEVICE.json"
+              + " for every device with figures measured by bench/gpu-check.sh (its quantities in"
+              + " milliseconds, which the check prints beside what it measures: --out bench/gpu).")
   Path out;
 
   @Mixin JsonOption output;
@@ -74,6 +77,11 @@ final class CalibrateBenchCommand implements Callable<Integer> {
         Files.createDirectories(out);
         Files.writeString(out.resolve("calibration.md"), table);
         Files.writeString(out.resolve("calibration.json"), json.toPrettyString() + "\n");
+        for (var e : checkProjections(r).entrySet()) {
+          Files.writeString(
+              out.resolve("projected-" + e.getKey() + ".json"),
+              e.getValue().toPrettyString() + "\n");
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -134,6 +142,38 @@ final class CalibrateBenchCommand implements Callable<Integer> {
       case "batch_ratio" -> String.format(Locale.ROOT, "%.3fx", v);
       default -> String.format(Locale.ROOT, "%.2f s", v);
     };
+  }
+
+  /**
+   * Per device with figures of {@code bench/gpu-check.sh}, their projections under its keys (in
+   * milliseconds), with a comment saying which one the device was fitted on.
+   */
+  static java.util.Map<String, ObjectNode> checkProjections(Calibration.Result r) {
+    java.util.Map<String, ObjectNode> out = new java.util.TreeMap<>();
+    for (Calibration.Row row : r.rows()) {
+      Calibration.Figure f = row.figure();
+      if (f.checkKey() == null) {
+        continue;
+      }
+      ObjectNode o =
+          out.computeIfAbsent(
+              f.device(),
+              d -> {
+                ObjectNode n = JSON.createObjectNode();
+                n.put(
+                    "_comment",
+                    "projected by `depbloom bench calibrate` for "
+                        + d
+                        + " from the work DepBloom-J records (its own TGN, deduplicated); figures"
+                        + " of role 'fit' match by construction");
+                return n;
+              });
+      o.put(f.checkKey(), row.projected() * 1e3);
+      if (f.role().equals("fit")) {
+        o.put("_fitted_on", f.checkKey());
+      }
+    }
+    return out;
   }
 
   static ObjectNode json(Calibration.Result r) {
