@@ -19,9 +19,11 @@ import java.util.function.Function;
  * ({@link MicroBatchChain}) — an {@link OverlayMemory} of the rows they touch over the view as of
  * the previous round. The memory updater then meets, for every node seen earlier in the large
  * batch, the mail of its latest such event built from that micro-batch's updated memories
- * (detached): exactly what batch size {@code B} would read, in one parallel pass. The chain costs
- * only the memory updates in micro-batch order (the wait is {@code sync}, the overlay {@code
- * refine}); embedding and backward run in parallel.
+ * (detached): exactly what batch size {@code B} would read. It is not free of synchronisation
+ * between devices: the micro-batches' memory updates form a serial chain inside the round (each
+ * waits for the previous one's published write, and on real devices for that write to cross the
+ * link), which the projections charge on the round's critical path (the wait is {@code sync}, the
+ * overlay {@code refine}); embedding, loss and backward run in parallel.
  */
 public final class IntraBatchRefinement implements Refinement {
   @Override
