@@ -192,7 +192,8 @@ def fmt(v):
 HEADLINE = ('gpu', 'driver', 'torch', 'd2d_copy', 'matmul_4096', 'matmul_1800', 'launch_eager', 'launch_graph',
             'h2d_pinned_GBps_largest', 'h2d_pageable_GBps_largest', 'd2h_pinned_GBps_largest',
             'd2h_pageable_GBps_largest', 'h2d_pinned_latency', 'h2d_pageable_latency', 'step_', 'profile_',
-            'placement_', 'dedup_B600_plain_gpu', 'dedup_B600_dedup_gpu', 'dedup_equal', 'check_', 'java_gpu')
+            'placement_', 'dedup_B600_plain_gpu', 'dedup_B600_dedup_gpu', 'dedup_B2400_dedup_gpu',
+            'dedup_B4800_dedup_gpu', 'dedup_equal', 'check_', 'java_gpu')
 
 
 def print_tables(record, out, headline_only):

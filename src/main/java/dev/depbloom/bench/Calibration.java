@@ -46,7 +46,8 @@ public final class Calibration {
       double value,
       String reading,
       String source,
-      String checkKey) {}
+      String checkKey,
+      List<String> checkAlso) {}
 
   /** A figure and its projection; {@code errorShare} is projected / value - 1. */
   public record Row(Figure figure, double projected, double errorShare, long kernelsPerBatch) {}
@@ -81,12 +82,28 @@ public final class Calibration {
                 f.get("value").asDouble(),
                 f.get("reading").asText(),
                 f.get("source").asText(),
-                f.has("check_key") ? f.get("check_key").asText() : null));
+                f.has("check_key") ? f.get("check_key").asText() : null,
+                texts(f.get("check_also"))));
       }
       return out;
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("cannot read the shipped published.yml", e);
     }
+  }
+
+  private static List<String> texts(JsonNode list) {
+    List<String> out = new ArrayList<>();
+    if (list != null) {
+      list.forEach(n -> out.add(n.asText()));
+    }
+    return List.copyOf(out);
+  }
+
+  /** The figures whose ids start with one of {@code prefixes} (empty: all). */
+  public static List<Figure> only(List<Figure> figures, List<String> prefixes) {
+    return prefixes.isEmpty()
+        ? figures
+        : figures.stream().filter(f -> prefixes.stream().anyMatch(f.id()::startsWith)).toList();
   }
 
   /**

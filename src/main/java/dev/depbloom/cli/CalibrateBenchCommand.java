@@ -11,6 +11,8 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -54,6 +56,15 @@ final class CalibrateBenchCommand implements Callable<Integer> {
               + " milliseconds, which the check prints beside what it measures: --out bench/gpu).")
   Path out;
 
+  @Option(
+      names = "--figures",
+      paramLabel = "IDS",
+      split = ",",
+      description =
+          "Only the figures whose ids start with these (e.g. h200 for the GPU check's);"
+              + " each device's fit figure must be among them.")
+  List<String> figures = new ArrayList<>();
+
   @Mixin JsonOption output;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -67,7 +78,7 @@ final class CalibrateBenchCommand implements Callable<Integer> {
     Calibration.Result r =
         Calibration.run(
             EmbeddedDatasets.wikipedia(),
-            Calibration.published(),
+            Calibration.only(Calibration.published(), figures),
             maxRounds,
             line -> err.println("depbloom: " + line));
     String table = table(r);
@@ -169,6 +180,9 @@ final class CalibrateBenchCommand implements Callable<Integer> {
                 return n;
               });
       o.put(f.checkKey(), row.projected() * 1e3);
+      for (String also : f.checkAlso()) {
+        o.put(also, row.projected() * 1e3);
+      }
       if (f.role().equals("fit")) {
         o.put("_fitted_on", f.checkKey());
       }
