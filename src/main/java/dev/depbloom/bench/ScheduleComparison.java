@@ -59,6 +59,8 @@ public final class ScheduleComparison {
    * @param out folder of the rows' run folders
    * @param groups the row groups besides sequential
    * @param disttglK the disttgl rows' memory-group counts (empty: every divisor of G)
+   * @param only the labels of the rows to run (empty: every row of the groups); sequential runs
+   *     anyway
    */
   public record Settings(
       int devices,
@@ -74,7 +76,8 @@ public final class ScheduleComparison {
       int checkDevices,
       Path out,
       Set<Candidates.RowGroup> groups,
-      Set<Integer> disttglK) {}
+      Set<Integer> disttglK,
+      List<String> only) {}
 
   /** A learning-rate multiplier of the grid and the best validation AP it reached. */
   public record GridPoint(double multiplier, double bestValAp, long trainedEvents) {}
@@ -103,6 +106,9 @@ public final class ScheduleComparison {
     List<List<GridPoint>> grids = new ArrayList<>();
     int workers = base.threads().workers();
     for (RowRun.Candidate c : Candidates.of(s.devices(), workers, s.groups(), s.disttglK())) {
+      if (!s.only().isEmpty() && !c.label().equals("sequential") && !s.only().contains(c.label())) {
+        continue;
+      }
       List<GridPoint> grid = new ArrayList<>();
       RowRun.Result r = s.mode() == Mode.EPOCHS ? epochs(base, s, c) : converged(base, s, c, grid);
       runs.add(r);

@@ -155,6 +155,15 @@ final class SchedulesBenchCommand implements Callable<Integer> {
   List<String> rowGroups;
 
   @Option(
+      names = "--only",
+      paramLabel = "LABELS",
+      split = ",",
+      description =
+          "Only the rows with these labels, e.g. 'sequential,disttgl i=2 k=4,depbloom M=4'"
+              + " (sequential always runs: it sets the target).")
+  List<String> only = new ArrayList<>();
+
+  @Option(
       names = "--disttgl-k",
       paramLabel = "K",
       split = ",",
@@ -265,6 +274,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         throw new InputException("--rows: " + e.getMessage());
       }
     }
+    List<String> labels =
+        Candidates.of(devices, 1, groups, new TreeSet<>(disttglK)).stream()
+            .map(c -> c.label())
+            .toList();
+    for (String label : only) {
+      if (!labels.contains(label)) {
+        throw new InputException(
+            "--only '" + label + "': no such row among --rows (rows: " + labels + ")");
+      }
+    }
     List<DeviceModel> gpus = new ArrayList<>();
     for (String name : deviceModels) {
       if (!name.trim().equals("measured")) {
@@ -289,7 +308,8 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         checkDevices,
         dir.resolve("runs"),
         groups,
-        new TreeSet<>(disttglK));
+        new TreeSet<>(disttglK),
+        List.copyOf(only));
   }
 
   /** The data, model and seed every row trains, on the rows' workers. */
