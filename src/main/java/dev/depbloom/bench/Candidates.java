@@ -53,7 +53,7 @@ public final class Candidates {
    * The rows at G devices on {@code workers} workers; {@code disttglK} limits the disttgl rows to
    * those memory-group counts k (empty: every divisor of G).
    */
-  static List<RowRun.Candidate> of(
+  public static List<RowRun.Candidate> of(
       int devices, int workers, Set<RowGroup> groups, Set<Integer> disttglK) {
     List<RowRun.Candidate> c = new ArrayList<>();
     c.add(new RowRun.Candidate("sequential", ScheduleConfig.SEQUENTIAL, workers));
