@@ -1,13 +1,19 @@
 package dev.depbloom.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.depbloom.bench.DeviceRecommendation;
+import dev.depbloom.bench.WorkRecording;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.data.synthetic.ProgressListener;
+import dev.depbloom.model.config.MemoryConfig;
+import dev.depbloom.observe.RoundWork;
 import dev.depbloom.profile.DependencyProfile;
 import dev.depbloom.profile.ProfileSettings;
 import dev.depbloom.profile.ReadRule;
+import dev.depbloom.projection.DeviceModel;
+import dev.depbloom.train.RunConfig;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -74,6 +80,36 @@ final class ProfileCommand implements Callable<Integer> {
       })
   ReadRule readRule;
 
+  @Option(
+      names = "--device-model",
+      paramLabel = "NAME",
+      description =
+          "Also price every candidate on this GPU device model (a100-pcie, a100-nvlink, rtx4090,"
+              + " h200, or a YAML file) from one recorded training item of --model at batch B, and"
+              + " recommend the candidate with the most projected events/s among those within one"
+              + " point of the fewest events at risk.")
+  String deviceModel;
+
+  @Option(
+      names = "--model",
+      paramLabel = "NAME",
+      defaultValue = "tgn",
+      description = "The model whose recorded item prices the candidates (default tgn).")
+  String model;
+
+  @Option(
+      names = "--edge-feature-dim",
+      paramLabel = "W",
+      description = "Zero edge features of width W for the recording, on data without them.")
+  Integer edgeFeatureDim;
+
+  @Option(
+      names = "--record-rounds",
+      paramLabel = "N",
+      defaultValue = "20",
+      description = "Training rounds recorded for the pricing (default 20).")
+  int recordRounds;
+
   @Mixin JsonOption output;
 
   @Spec CommandSpec spec;
@@ -92,13 +128,47 @@ final class ProfileCommand implements Callable<Integer> {
     long start = System.nanoTime();
     DependencyProfile profile = DependencyProfile.of(events, split, settings, progressTo(err));
     double seconds = (System.nanoTime() - start) / 1e9;
+    DeviceRecommendation.Result priced =
+        deviceModel == null ? null : priced(profile, events, settings, err);
     if (output.json) {
-      out.println(ProfileReport.json(profile, source, seconds));
+      out.println(ProfileReport.json(profile, source, seconds, priced));
     } else {
       out.print(ProfileReport.tables(profile, source, seconds));
+      if (priced != null) {
+        out.print(ProfileReport.priced(priced));
+      }
     }
     out.flush();
     return 0;
+  }
+
+  /** The candidates priced on {@code --device-model} from a short recording of {@code --model}. */
+  private DeviceRecommendation.Result priced(
+      DependencyProfile profile, EventStream events, ProfileSettings settings, PrintWriter err) {
+    DeviceModel m = DeviceModel.load(deviceModel);
+    if (recordRounds < 1) {
+      throw new InputException("--record-rounds: expected at least 1, got " + recordRounds);
+    }
+    err.println(
+        "profile: recording "
+            + recordRounds
+            + " training rounds of "
+            + model
+            + " at batch "
+            + settings.batchSize()
+            + " to price the candidates on "
+            + m.name());
+    err.flush();
+    int edge = edgeFeatureDim == null ? 0 : edgeFeatureDim;
+    List<RoundWork> recorded =
+        WorkRecording.firstEpoch(events, model, settings.batchSize(), edge, recordRounds).stream()
+            .limit(recordRounds)
+            .toList();
+    MemoryConfig memory = RunConfig.zoo(model, java.util.Map.of()).model().memory();
+    int edgeDim = events.edgeFeatures().dim() > 0 ? events.edgeFeatures().dim() : edge;
+    long rowBytes =
+        4L * memory.dim() + 8 + (4L * memory.mailDim(edgeDim) + 8) * memory.mailboxSize() + 4;
+    return DeviceRecommendation.recommend(profile, recorded, m, rowBytes);
   }
 
   private ProfileSettings settings() {

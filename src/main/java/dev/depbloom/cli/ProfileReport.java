@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.depbloom.bench.DeviceRecommendation;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.profile.DependencyProfile;
 import dev.depbloom.profile.HotColdRows;
@@ -190,7 +191,44 @@ final class ProfileReport {
     }
   }
 
-  static String json(DependencyProfile p, String source, double seconds)
+  /** The candidates priced on a device model, best first, and its recommendation. */
+  static String priced(DeviceRecommendation.Result r) {
+    StringBuilder t = new StringBuilder();
+    line(t, "");
+    line(
+        t,
+        "Priced on the GPU device model '%s' (projected from one recorded item; events at risk as"
+            + " above)",
+        r.deviceModel());
+    line(
+        t,
+        "%8s  %-11s  %2s  %2s  %9s  %10s  %14s",
+        "window",
+        "partitioner",
+        "P",
+        "k",
+        "at risk",
+        "round ms",
+        "events/s");
+    for (DeviceRecommendation.Priced c : r.candidates()) {
+      line(
+          t,
+          "%,8d  %-11s  %2d  %2d  %9s  %10.2f  %,14.0f",
+          c.measure().window(),
+          c.measure().partitioner(),
+          c.measure().chains(),
+          c.microBatches(),
+          percent(c.risk()),
+          1e3 * c.roundSeconds(),
+          c.eventsPerSecond());
+    }
+    line(t, "");
+    line(t, "Recommendation %s", r.reason());
+    return t.toString();
+  }
+
+  static String json(
+      DependencyProfile p, String source, double seconds, DeviceRecommendation.Result priced)
       throws JsonProcessingException {
     ProfileSettings s = p.settings();
     ObjectNode root = JSON.createObjectNode();
@@ -232,6 +270,16 @@ final class ProfileReport {
     rec.put("chains", r.chains());
     rec.put("microBatches", r.microBatches());
     rec.put("reason", r.reason());
+    if (priced != null) {
+      ObjectNode d = root.putObject("deviceRecommendation");
+      d.put("deviceModel", priced.deviceModel());
+      d.put("window", priced.chosen().measure().window());
+      d.put("partitioner", priced.chosen().measure().partitioner());
+      d.put("chains", priced.chosen().measure().chains());
+      d.put("microBatches", priced.chosen().microBatches());
+      d.put("projectedEventsPerSecond", priced.chosen().eventsPerSecond());
+      d.put("reason", priced.reason());
+    }
     root.put("seconds", Math.round(seconds * 100) / 100.0);
     return JSON.writeValueAsString(root);
   }

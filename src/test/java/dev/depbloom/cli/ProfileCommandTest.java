@@ -91,4 +91,40 @@ class ProfileCommandTest {
     assertTrue(stderr().contains("unknown read rule 'mine'"), stderr());
     assertEquals("", stdout());
   }
+
+  /**
+   * On a GPU device model the candidates are priced from a recorded item: a chain of more refined
+   * micro-batches costs more a round (its memory updates in series), and the choice is among the
+   * candidates within a point of the fewest events at risk.
+   */
+  @Test
+  void aDeviceModelPricesTheCandidatesAndRecommendsAmongTheLeastAtRisk() throws IOException {
+    String data = DataFiles.fixture("cuts/wikipedia-head300.csv").toString();
+    int status =
+        Main.run(
+            "profile",
+            "--data",
+            data,
+            "--devices",
+            "4",
+            "--batch-size",
+            "20",
+            "--windows",
+            "120",
+            "--device-model",
+            "a100-pcie",
+            "--model",
+            "jodie",
+            "--record-rounds",
+            "3",
+            "--json");
+    assertEquals(0, status, stderr());
+    List<String> lines = stdout().lines().toList();
+    JsonNode json = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+    JsonNode d = json.get("deviceRecommendation");
+    assertEquals("a100-pcie", d.get("deviceModel").asText());
+    assertEquals(4, d.get("chains").asInt() * d.get("microBatches").asInt());
+    assertTrue(d.get("projectedEventsPerSecond").asDouble() > 0, d.toString());
+    assertTrue(stderr().contains("recording 3 training rounds of jodie"), stderr());
+  }
 }
