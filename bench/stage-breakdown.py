@@ -23,6 +23,9 @@ print("| row | val AP by epoch | busiest device | mean device | coordinator: mem
 print("|---|---|---|---|---|---|")
 for row in summary["rows"] + summary.get("checks", []):
     folder = out / "runs" / row["label"].replace(" ", "-").replace("=", "")
+    if not (folder / "metrics.jsonl").exists():  # a converged row on one learning rate
+        found = sorted((out / "runs" / "grid").glob("*/" + folder.name))
+        folder = found[0] if found else folder
     epochs = [json.loads(l) for l in open(folder / "metrics.jsonl")]
     last = epochs[-1]
     devices = last["devices"]
@@ -32,4 +35,5 @@ for row in summary["rows"] + summary.get("checks", []):
     print(f"| {row['label']} | " + " / ".join(f"{e['valAp']:.4f}" for e in epochs)
           + f" | {fmt(busiest)} | {fmt(mean)} | {last.get('memoryWrite', 0):.2f} / {last.get('sync', 0):.2f}"
           + f" / {last.get('prefill', 0):.2f}"
-          + f" | {row['eventsPerSecond']:,.0f} / {row['projectedEventsPerSecond']:,.0f} |")
+          + f" | {row['targets']['here']['eventsPerSecond']:,.0f}"
+          + f" / {row['targets']['measured']['eventsPerSecond']:,.0f} |")

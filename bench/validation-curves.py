@@ -1,55 +1,46 @@
 #!/usr/bin/env python3
 """Every validation of a `depbloom bench schedules` run as a markdown table.
 
-Usage: bench/validation-curves.py OUT_DIR   (the --out folder, holding comparison.json)
+Usage: bench/validation-curves.py OUT_DIR [CLOCK]   (the --out folder, holding comparison.json;
+CLOCK: 'measured' (default), 'here', or a GPU device model the run projected onto)
 
-Per row: validation AP at each validation (at epochs done: 1.25 is a quarter into the second
-epoch; bold at or above the target), the projected training seconds at the first validation at or
-above the target (the bench's time to target) and its speedup over the fastest disttgl; then the
-same from the validation after which the row stays at or above the target ("sustained": a curve
-that crosses the target and falls back is not counted as there until it stays).
+Per row: validation AP at each validation, at the training splits of events trained so far (2.5 is
+two and a half passes over the training events; bold at or above the target), then the row's time
+to target under the clock, the previous validation's time, the speedup over the fastest disttgl
+and whether one validation decides it, and the time from which it stays at or above the target.
 """
 import json
 import sys
 from pathlib import Path
 
 
-def main(folder: Path) -> None:
+def fmt(x, unit=""):
+    return "-" if x is None else f"{x:.1f}{unit}" if unit == "" else f"{x:.2f}{unit}"
+
+
+def main(folder: Path, clock: str) -> None:
     c = json.loads((folder / "comparison.json").read_text())
     target = c["targetValAp"]
-    rows = c["rows"]
-    train_events = max(p["position"] for r in rows for p in r["validations"])
-    print(f"Target {target:.4f}; {c.get('validationsPerEpoch', 1)} validations an epoch; "
-          f"validation AP at epoch + share of its training events.\n")
-    def sustained(r):
-        points = r["validations"]
-        t = None
-        for p in reversed(points):
-            if p["valAp"] < target:
-                break
-            t = p["projectedSeconds"]
-        return t
-
-    best = [sustained(r) for r in rows if r["schedule"] == "disttgl" and sustained(r) is not None]
-    best = min(best) if best else None
-    print("| row | validation AP | projected s to target | speedup | sustained: s | speedup |")
-    print("|---|---|---|---|---|---|")
-    for r in rows:
+    split = c["trainEvents"]
+    print(f"Target {target:.4f}; validations every {c['checkEverySplits']} training splits; clock "
+          f"'{clock}'.\n")
+    print("| row | validation AP at training splits | s to target | previous validation (s) | speedup |"
+          " one check decides | sustained from (s) | sustained speedup |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in c["rows"]:
         points = []
-        for p in r["validations"]:
-            at = p["epoch"] - 1 + p["position"] / train_events
+        for p in r["run"]["validations"]:
+            at = p["trainedEvents"] / split
             ap = f"{p['valAp']:.4f}"
             points.append(f"{at:.2f}: **{ap}**" if p["valAp"] >= target else f"{at:.2f}: {ap}")
-        t = r["projectedTimeToTargetSeconds"]
-        s = r["speedupOverDisttgl"]
-        u = sustained(r)
-        v = None if u is None or best is None else best / u
-        print(f"| {r['label']} | {', '.join(points)} | {'-' if t is None else f'{t:.1f}'} | "
-              f"{'-' if s is None else f'{s:.2f}x'} | {'-' if u is None else f'{u:.1f}'} | "
-              f"{'-' if v is None else f'{v:.2f}x'} |")
+        t = r["targets"][clock]
+        decides = t["oneCheckDecides"]
+        print(f"| {r['label']} | {', '.join(points)} | {fmt(t['seconds'])} | {fmt(t['previousSeconds'])} | "
+              f"{fmt(t['speedup'], 'x')} | {'-' if decides is None else 'yes' if decides else 'no'} | "
+              f"{fmt(t['sustainedSeconds'])} | {fmt(t['sustainedSpeedup'], 'x')} |")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) == 3 else "measured")
