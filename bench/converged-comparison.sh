@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The converged comparison of issue 31 (README, "Against DistTGL"): bench schedules in its default
+# converged mode (every row to convergence at the best learning rate of lr x {1, sqrt(G), G},
+# validations at equal trained events), projected with this machine's costs and onto the A100
+# (PCIe and NVLink) and H200 device models. One bench per line of PARTS below, one after another;
+# each writes comparison.{md,json} and the plots under $OUT/NAME. Freeze a jar first and pass it as
+# DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
+# Usage: [DEPBLOOM=...] [OUT=...] bench/converged-comparison.sh [NAME...]   (default: all parts)
+# About 30-60 minutes a Wikipedia part and 1.5-3 hours an email-Eu part on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-runs/converged}
+J=${DEPBLOOM:-./depbloom}
+mkdir -p "$out"
+gpus=(--device-model measured,a100-pcie,a100-nvlink,h200)
+wiki=(--edge-feature-dim 172)
+email=(--data ../shared/data/email-Eu-core-temporal.txt.gz)
+declare -A PARTS=(
+  [wiki-tgn-g8-s0]="${wiki[*]} --model tgn --devices 8 --seed 0"
+  [wiki-tgn-g8-s1]="${wiki[*]} --model tgn --devices 8 --seed 1"
+  [wiki-tgn-g8-s2]="${wiki[*]} --model tgn --devices 8 --seed 2"
+  [wiki-tgn-g4-s0]="${wiki[*]} --model tgn --devices 4 --seed 0"
+  [wiki-tgn-g4-s1]="${wiki[*]} --model tgn --devices 4 --seed 1"
+  [wiki-tgn-g4-s2]="${wiki[*]} --model tgn --devices 4 --seed 2"
+  [wiki-jodie-g8-s0]="${wiki[*]} --model jodie --devices 8 --seed 0"
+  [wiki-apan-g8-s0]="${wiki[*]} --model apan --devices 8 --seed 0"
+  [email-tgn-g8-s0]="${email[*]} --model tgn --devices 8 --seed 0"
+  [email-tgn-g4-s0]="${email[*]} --model tgn --devices 4 --seed 0"
+  [email-tgn-g8-s1]="${email[*]} --model tgn --devices 8 --seed 1"
+  [email-tgn-g8-s2]="${email[*]} --model tgn --devices 8 --seed 2"
+)
+ORDER=(wiki-tgn-g8-s0 wiki-tgn-g4-s0 wiki-jodie-g8-s0 wiki-apan-g8-s0 email-tgn-g8-s0 wiki-tgn-g8-s1
+  wiki-tgn-g8-s2 wiki-tgn-g4-s1 wiki-tgn-g4-s2 email-tgn-g4-s0 email-tgn-g8-s1 email-tgn-g8-s2)
+names=("${@:-${ORDER[@]}}")
+for name in "${names[@]}"; do
+  [[ -n "${PARTS[$name]:-}" ]] || { echo "unknown part $name (parts: ${ORDER[*]})" >&2; exit 2; }
+  if [[ -f "$out/$name/comparison.json" ]]; then
+    echo "$name: done before, skipped" >&2
+    continue
+  fi
+  rm -rf "$out/$name"
+  start=$(date +%s)
+  # shellcheck disable=SC2086
+  $J bench schedules ${PARTS[$name]} "${gpus[@]}" --out "$out/$name" --json \
+    > "$out/$name.log" 2> "$out/$name.err"
+  echo "$name: $(( $(date +%s) - start )) s" | tee -a "$out/timings.txt" >&2
+done
