@@ -1,9 +1,9 @@
 /**
- * Projection of a run onto stated GPU device models (DESIGN.md section 6): {@link
- * dev.depbloom.projection.DeviceModel} (cited parameters, loaded from {@code
- * dev/depbloom/devices}), the work a round recorded ({@link dev.depbloom.projection.RoundWork}:
- * kernels by stage, memory traffic, the all-reduce, commits, merges, prefills) and its price on a
- * device model under a schedule's memory placement ({@link dev.depbloom.projection.GpuRoundModel}).
+ * Projection of a run onto stated GPU device models (DESIGN.md section 6, docs/projection.md):
+ * {@link dev.depbloom.projection.DeviceModel} (cited parameters, loaded from {@code
+ * dev/depbloom/devices}), the price of a round's recorded work ({@code observe.RoundWork}) on a
+ * device model under a schedule's memory placement ({@link dev.depbloom.projection.GpuRoundModel}),
+ * and a run's rounds projected as they finish ({@link dev.depbloom.projection.GpuProjection}).
  *
  * <p>May import {@code data}, {@code tensor} (recorded kernels, plain Java) and {@code observe}.
  */
