@@ -8,7 +8,6 @@ import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.observe.DeviceProjection;
-import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.TrainingRun;
 import java.io.IOException;
@@ -241,7 +240,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         Split.of(events),
         config,
         seed,
-        new ThreadBudget(1, Math.max(1, cores / w), w),
+        RunSetup.threadBudget(null, w, cores).chosen(), // 1 + 1 per worker, as train's default
         cores);
   }
 
