@@ -48,15 +48,16 @@ record WorkerInvariance(String note) {
               + (devices == 1 ? "" : "s")
               + " split each work item into "
               + shards
-              + " event shards; at most "
+              + " event shards (with at most "
               + (2 * devices - 1)
-              + " keep items whole");
+              + (2 * devices - 1 == 1 ? " worker" : " workers")
+              + " in all, items stay whole)");
     }
     return new WorkerInvariance(
         reasons.isEmpty()
             ? null
-            : "results depend on the thread settings, not on the logical devices alone, and equal"
-                + " only runs with the same: "
+            : "results depend on the thread settings, not on the logical devices alone (they"
+                + " equal only runs with the same settings): "
                 + String.join("; ", reasons));
   }
 

@@ -39,7 +39,7 @@ class WorkerInvarianceTest {
         w.note()
             .endsWith(
                 "2 workers for 1 logical device split each work item into 2 event"
-                    + " shards; at most 1 keep items whole"),
+                    + " shards (with at most 1 worker in all, items stay whole)"),
         w.note());
     // ranks count as one process of all their workers: 2 x 3 workers for 2 devices, 3 shards
     assertTrue(
