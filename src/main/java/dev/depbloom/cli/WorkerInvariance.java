@@ -10,11 +10,12 @@ import java.util.List;
  * Whether a run's figures depend on its logical devices alone, or also on its thread settings. By
  * default they depend on the devices alone: every work item runs with intra-op 1 + BLAS 1 threads
  * whatever the worker count, and with fewer than {@code 2 G} workers (all processes together) no
- * item is split. Two settings break it, and a run that uses one says so in the first line it prints
- * and in {@code run.json}: more than one intra-op or BLAS thread per item ({@code --threads 1,2},
- * or what {@code --threads auto} picks), since products round differently with other thread counts;
- * and {@code 2 G} workers or more, which split each unrefined item into {@code floor(W / G)} event
- * shards whose partial sums round differently from the whole item's.
+ * item is split. Two settings break it, and a run that uses one says so in a note before its other
+ * notes (only the data's warnings come first) and in {@code run.json}: more than one intra-op or
+ * BLAS thread per item ({@code --threads 1,2}, or what {@code --threads auto} picks), since
+ * products round differently with other thread counts; and {@code 2 G} workers or more, which split
+ * each unrefined item into {@code floor(W / G)} event shards whose partial sums round differently
+ * from the whole item's.
  *
  * @param note why the figures depend on the thread settings, or null when they do not
  */
