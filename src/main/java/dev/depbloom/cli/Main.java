@@ -39,7 +39,7 @@ public final class Main implements Runnable {
   /** Another rank of a multi-process run died or hung, or a collective timed out. */
   public static final int EXIT_RANK_FAILURE = 1;
 
-  /** A NaN or infinite training loss or score stopped the run (checkpoints written are kept). */
+  /** A NaN or infinite training loss or score, or a pass that ranks nothing, stopped the run. */
   public static final int EXIT_DIVERGED = 3;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -144,14 +144,14 @@ final class RunSetup {
   }
 
   /**
-   * The tensor thread budget: {@code INTRA,BLAS[,WORKERS]} as given with {@code --threads}; or
-   * {@code workers} workers of intra-op 1 and {@code cores / workers} BLAS threads; or, when
-   * neither is given, one worker per core of intra-op 1 and BLAS 1 ({@code 1,1,cores}), the budget
-   * the calibration measured fastest on two cores. The default is a function of the cores, never of
-   * a timing: the worker count decides how a batch is split into shards when there are more workers
-   * than devices, and thread counts decide float rounding (OpenBLAS's Haswell kernels), so a timed
-   * choice gave two runs of one command different budgets and different figures. {@code --threads
-   * auto} measures the budget (the result then carries the milliseconds per candidate).
+   * The tensor thread budget: {@code INTRA,BLAS[,WORKERS]} as given with {@code --threads}; else
+   * {@code workers} workers (default: one per core), each of intra-op 1 and BLAS 1. Every work item
+   * then runs with the same threads whatever the worker count, so a schedule's result depends on
+   * its logical devices alone: the workers say how many items run at once, never with how many
+   * threads one item's products run (OpenBLAS rounds differently with 1 and 2 threads; giving one
+   * worker all cores' BLAS threads moved TGN's validation AP by a point on CollegeMsg). The default
+   * is a function of the cores, never of a timing. {@code --threads auto} measures the budget (the
+   * result then carries the milliseconds per candidate).
    */
   static ThreadBudgetCalibration.Result threadBudget(String spec, Integer workers, int cores) {
     if (workers != null && workers < 1) {
@@ -180,8 +180,7 @@ final class RunSetup {
       return new ThreadBudgetCalibration.Result(b, Map.of());
     }
     int w = workers != null ? workers : Math.max(1, cores);
-    return new ThreadBudgetCalibration.Result(
-        new ThreadBudget(1, Math.max(1, cores / w), w), Map.of());
+    return new ThreadBudgetCalibration.Result(new ThreadBudget(1, 1, w), Map.of());
   }
 
   private static ThreadBudget parseThreads(String spec) {

@@ -9,7 +9,6 @@ import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
 import dev.depbloom.observe.DeviceProjection;
 import dev.depbloom.projection.DeviceModel;
-import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
@@ -329,7 +328,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         Split.of(events),
         config,
         seed,
-        new ThreadBudget(1, Math.max(1, cores / w), w),
+        RunSetup.threadBudget(null, w, cores).chosen(), // 1 + 1 per worker, as train's default
         cores);
   }
 

@@ -113,10 +113,11 @@ final class TrainCommand implements Callable<Integer> {
       names = "--workers",
       paramLabel = "W",
       description =
-          "Threads that run the logical devices' work (device d on worker d mod W; with more"
-              + " workers than devices an item is split into event shards, so W then changes the"
-              + " figures). Default: one per core. Each worker gets intra-op 1 and cores/W BLAS"
-              + " threads unless --threads says otherwise.")
+          "Threads that run the logical devices' work items (device d on worker d mod W)."
+              + " Default: one per core. Each gets intra-op 1 and BLAS 1 threads unless --threads"
+              + " says otherwise, so below 2G workers W changes how many items run at once, not"
+              + " the figures; from 2G on, each item is split into floor(W/G) event shards and the"
+              + " figures depend on W (the run's first line says so).")
   Integer workers;
 
   @Option(
@@ -173,39 +174,33 @@ final class TrainCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     RankEnvironment ranks = Rendezvous.environment();
     if (resume != null) {
-      RunDirectory dir = RunDirectory.open(resume);
-      TrainingRun run = RunSetup.fromDirectory(dir, null);
-      Collective collective =
-          Rendezvous.join(
-              ranks, run, dir.peekState().lastEpoch(), Duration.ofSeconds(collectiveTimeout));
-      try (Trainer trainer = trainer(run, collective)) {
-        traceTo(trainer, collective);
-        RunSummary summary = train(trainer, dir, run, err, ranks, collective);
-        if (summary != null) {
-          print(summary, dir);
-        }
-      }
-      return 0;
+      return resume(err, ranks);
     }
     LoadOptions options = data.load.toLoadOptions(err);
     EventStream events = RunSetup.loadData(data.path, options, edgeFeatureDim);
     Split split = Split.of(events);
-    RunConfig cfg =
-        RunSetup.withResolvedSchedule(
-            RunSetup.withAttentionInput(
-                resolveConfig(),
-                events,
-                config != null || model.overrides.containsKey("gnn.dim_time"),
-                err),
-            events,
-            split,
-            err);
+    RunConfig resolved = resolveConfig();
     int cores = Rendezvous.cores(ranks);
     ThreadBudgetCalibration.Result threadChoice =
         RunSetup.threadBudget(threads.spec, workers, cores);
     ThreadBudget budget = threadChoice.chosen();
     Map<String, Double> calibration =
         threadChoice.millisByCandidate().isEmpty() ? null : threadChoice.millisByCandidate();
+    // before the other notes: whether the figures depend on the thread settings is the first
+    // thing a run says (only the data's warnings and errors, about the input, come before it)
+    WorkerInvariance invariance =
+        WorkerInvariance.of(budget, resolved.schedule().devices(), ranks.worldSize());
+    invariance.print(err);
+    RunConfig cfg =
+        RunSetup.withResolvedSchedule(
+            RunSetup.withAttentionInput(
+                resolved,
+                events,
+                config != null || model.overrides.containsKey("gnn.dim_time"),
+                err),
+            events,
+            split,
+            err);
     TrainingRun run =
         new TrainingRun(
             events,
@@ -232,6 +227,7 @@ final class TrainCommand implements Callable<Integer> {
                 edgeFeatureDim,
                 calibration,
                 List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
+        invariance.record((ObjectNode) info.get("threads"));
         if (ranks.distributed()) {
           ObjectNode p = info.putObject("processes");
           p.put("worldSize", ranks.worldSize());
@@ -241,6 +237,25 @@ final class TrainCommand implements Callable<Integer> {
         }
         dir.writeRunInfo(info);
       }
+      RunSummary summary = train(trainer, dir, run, err, ranks, collective);
+      if (summary != null) {
+        print(summary, dir);
+      }
+    }
+    return 0;
+  }
+
+  /** {@code --resume}: the recorded run, continued from its last completed epoch. */
+  private int resume(PrintWriter err, RankEnvironment ranks) {
+    RunDirectory dir = RunDirectory.open(resume);
+    TrainingRun run = RunSetup.fromDirectory(dir, null);
+    WorkerInvariance.of(run.threads(), run.config().schedule().devices(), ranks.worldSize())
+        .print(err);
+    Collective collective =
+        Rendezvous.join(
+            ranks, run, dir.peekState().lastEpoch(), Duration.ofSeconds(collectiveTimeout));
+    try (Trainer trainer = trainer(run, collective)) {
+      traceTo(trainer, collective);
       RunSummary summary = train(trainer, dir, run, err, ranks, collective);
       if (summary != null) {
         print(summary, dir);

@@ -27,7 +27,8 @@ import java.util.Map;
  * checkpoint under two protocols against the same negatives — continued (the test events scored on
  * the memory validation left behind) and TGL's (fresh memory, the training and validation events
  * replayed, then the test events scored). A NaN or infinite score stops the run with a {@link
- * TrainingDivergedException} naming the epoch and the batch.
+ * TrainingDivergedException} naming the epoch and the batch, and so does a pass whose scores rank
+ * nothing ({@link DegenerateScoreCheck}: all equal, or all exactly 0 or 1), naming its batches.
  *
  * <p>Every batch's negatives and samples come from streams keyed by (seed, phase, epoch, first
  * event), so scores do not depend on how many workers run them.
@@ -98,6 +99,7 @@ public final class Evaluator {
     List<Double> aps = new ArrayList<>();
     List<Double> aucs = new ArrayList<>();
     List<Double> losses = new ArrayList<>();
+    DegenerateScoreCheck degenerate = new DegenerateScoreCheck();
     // the test's scorer with one negative: one scoring mechanism for validation and test, on all
     // workers (scores independent of their number), and the test's code paths compiled by the JIT
     // before the test rather than during it
@@ -112,6 +114,7 @@ public final class Evaluator {
           VAL,
           (batch, stream) -> {
             BatchScores s = scorer.score(batch, stream, sampler, memory, view, true);
+            degenerate.add(batch, s.positive(), s.negative());
             try {
               aps.add(RankingMetrics.averagePrecision(s.positive(), s.firstNegative()));
               aucs.add(RankingMetrics.rocAuc(s.positive(), s.firstNegative()));
@@ -126,6 +129,16 @@ public final class Evaluator {
                       e.getMessage()));
             }
           });
+    }
+    String problem = degenerate.problem();
+    if (problem != null) {
+      TrainingDivergedException e =
+          TrainingDivergedException.inEpoch(
+              epoch,
+              (phase == null ? "validation inside the epoch, " : "validation ")
+                  + degenerate.where(),
+              problem);
+      throw phase == null ? stopped(Phase.TRAIN, e) : e; // a validation's walk ended its phase
     }
     return new Validation(mean(aps), mean(aucs), mean(losses));
   }
@@ -278,6 +291,20 @@ public final class Evaluator {
           }
           metricsNanos[0] += System.nanoTime() - m0;
         });
+    for (int i = 0; i < scores.size(); i++) {
+      String problem = scores.get(i).degenerate().problem();
+      if (problem != null) {
+        throw new TrainingDivergedException(
+            "test ("
+                + (protocols[i].isEmpty() ? "" : protocols[i] + " protocol, ")
+                + scores.get(i).degenerate().where()
+                + "): "
+                + problem
+                + "; the tested checkpoint is checkpoints/epoch-"
+                + epoch
+                + ".pt");
+      }
+    }
     return scores;
   }
 

@@ -24,6 +24,7 @@ public final class TestScoreAccumulator {
   private float[] newPositive = new float[64];
   private float[] newNegative = new float[64];
   private int newCount;
+  private final DegenerateScoreCheck degenerate = new DegenerateScoreCheck();
 
   /**
    * @param seenInTraining per node, whether it is an endpoint of a training event
@@ -46,6 +47,7 @@ public final class TestScoreAccumulator {
     int b = batch.size();
     float[] positive = scores.positive();
     float[] first = scores.firstNegative();
+    degenerate.add(batch, positive, scores.negative());
     aps.add(RankingMetrics.averagePrecision(positive, first));
     aucs.add(RankingMetrics.rocAuc(positive, first));
     if (ranking) {
@@ -64,6 +66,11 @@ public final class TestScoreAccumulator {
         newNegative[newCount++] = first[i];
       }
     }
+  }
+
+  /** Whether the scores added so far rank anything. */
+  DegenerateScoreCheck degenerate() {
+    return degenerate;
   }
 
   /** Events added so far. */

@@ -3,9 +3,10 @@ package dev.depbloom.step;
 import java.util.Locale;
 
 /**
- * A run stopped because a training loss or a score is NaN or infinite. The message is one line for
- * the user: where it happened (epoch, round or batch, events), what was not finite, and which
- * checkpoint is the last good one. The checkpoints already written are kept.
+ * A run stopped because a training loss or a score is NaN or infinite, or because a whole
+ * validation or test pass scored every pair alike (all scores equal, or all exactly 0 or 1). The
+ * message is one line for the user: where it happened (epoch, round or batches, events), what went
+ * wrong, and which checkpoint is the last good one. The checkpoints already written are kept.
  */
 public final class TrainingDivergedException extends RuntimeException {
   public TrainingDivergedException(String message) {

@@ -31,8 +31,8 @@ import java.util.function.BooleanSupplier;
  * over the logical devices, one optimizer step, a commit), then a validation pass that continues
  * the memory of the schedule's validation view (TGL's protocol), then a checkpoint; after training,
  * the best epoch's parameters are tested under two protocols ({@link Evaluator}). A NaN or infinite
- * training loss or score stops the run with a {@link TrainingDivergedException} naming the epoch
- * and the round or batch.
+ * training loss or score, or a validation or test pass that ranks nothing, stops the run with a
+ * {@link TrainingDivergedException} naming the epoch and the round or batches.
  *
  * <p>Process-wide tensor state is set at phase boundaries only, and every phase (training,
  * validation, the replay and the test) runs with one worker's thread budget, whatever the number of

@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.data.DataFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -38,6 +41,29 @@ final class CliRuns {
     assertEquals(0, status, err.toString());
     String[] lines = out.toString().trim().split("\n");
     return new Finished(JSON.readTree(lines[lines.length - 1]), err.toString());
+  }
+
+  /**
+   * CollegeMsg's first 300 events as a TGL data directory in {@code dir} whose {@code ext_roll}
+   * makes the first {@code train} events training events, the next {@code val} validation events
+   * and the rest test events (instead of 70/15/15).
+   */
+  static Path collegeMsgWithSplit(Path dir, int train, int val) {
+    try {
+      List<String> events = Files.readAllLines(DataFiles.fixture("cuts/CollegeMsg-head300.txt"));
+      StringBuilder csv = new StringBuilder(",src,dst,time,int_roll,ext_roll\n");
+      for (int i = 0; i < events.size(); i++) {
+        String[] f = events.get(i).trim().split(" ");
+        int split = i < train ? 0 : i < train + val ? 1 : 2;
+        csv.append(i).append(',').append(f[0]).append(',').append(f[1]).append(',').append(f[2]);
+        csv.append(",0,").append(split).append('\n');
+      }
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("edges.csv"), csv);
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The last finished epoch a run's {@code state.json} records (0 while it is being replaced). */

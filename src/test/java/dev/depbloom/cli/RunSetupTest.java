@@ -26,8 +26,9 @@ class RunSetupTest {
   }
 
   @Test
-  void workersAloneShareTheCoresOutAsBlasThreads() {
-    assertEquals(new ThreadBudget(1, 3, 2), RunSetup.threadBudget(null, 2, 6).chosen());
+  void workersAloneGiveEveryWorkerOneThreadOfEachPoolWhateverTheCores() {
+    assertEquals(new ThreadBudget(1, 1, 2), RunSetup.threadBudget(null, 2, 6).chosen());
+    assertEquals(new ThreadBudget(1, 1, 1), RunSetup.threadBudget(null, 1, 2).chosen());
   }
 
   @Test

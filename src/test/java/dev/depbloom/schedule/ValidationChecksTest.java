@@ -2,7 +2,9 @@ package dev.depbloom.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.step.TrainingDivergedException;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.Trainer;
@@ -154,5 +156,25 @@ class ValidationChecksTest {
       double end = f.epochs().get((int) c[0] - 1).valAp();
       assertEquals(end, c[2], 1e-6, "check at " + c[1]);
     }
+  }
+
+  /**
+   * A check whose scores rank nothing stops the run as the epoch's validation would, naming the
+   * check: a learning rate of 1e4 puts every parameter near 1e4 after Adam's first steps, so every
+   * score the check computes is exactly 0 or 1 while the training loss stays finite.
+   */
+  @Test
+  void aCheckWhoseScoresRankNothingStopsTheRunNamingIt() {
+    TrainingDivergedException e =
+        assertThrows(
+            TrainingDivergedException.class, () -> fit(run("jodie", "1e4", Map.of()), 4, "wild"));
+    assertTrue(
+        e.getMessage()
+            .matches(
+                "epoch 1, validation inside the epoch, batches 0-3 \\(events 840-1,020\\): every"
+                    + " one of its 360 scores \\(180 events and their negatives\\) is .*, so AP"
+                    + " and AUC would only count ties; no epoch completed, so there is no"
+                    + " checkpoint to go back to"),
+        e.getMessage());
   }
 }
