@@ -46,6 +46,7 @@ class ArchitectureTest {
           List.of("schedule"),
           List.of("schedule.depbloom", "schedule.disttgl"),
           List.of("train"),
+          List.of("api"),
           List.of("bench"),
           List.of("cli"));
 
