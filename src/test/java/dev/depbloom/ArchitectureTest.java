@@ -47,6 +47,7 @@ class ArchitectureTest {
           List.of("schedule.depbloom", "schedule.disttgl"),
           List.of("train"),
           List.of("api"),
+          List.of("serve"),
           List.of("bench"),
           List.of("cli"));
 

@@ -22,9 +22,9 @@ import java.util.SplittableRandom;
  * times from 500, three edge features), trained through the command line into a run folder as a
  * user would, and its events as the API takes them.
  */
-final class ServedRuns {
-  static final int EVENTS = 600;
-  static final int BATCH = 20;
+public final class ServedRuns {
+  public static final int EVENTS = 600;
+  public static final int BATCH = 20;
 
   private ServedRuns() {}
 
@@ -32,7 +32,7 @@ final class ServedRuns {
    * The stream: 600 events between 40 users (ids {@code 7u + 3}) and 20 items (ids {@code 1000 +
    * i}), times from 500 in steps of 0 to 2, features in [-1, 1).
    */
-  static Path writeStream(Path file) {
+  public static Path writeStream(Path file) {
     SplittableRandom r = new SplittableRandom(31);
     StringBuilder csv =
         new StringBuilder(
@@ -58,7 +58,7 @@ final class ServedRuns {
   }
 
   /** Trains {@code model} on {@code data} for 2 epochs into {@code out}; small dimensions. */
-  static Path train(Path data, String model, Path out) {
+  public static Path train(Path data, String model, Path out) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -102,12 +102,12 @@ final class ServedRuns {
   }
 
   /** The stream as loaded (original times; dense ids with their original ids). */
-  static EventStream load(Path data) {
+  public static EventStream load(Path data) {
     return EventLoader.load(data, LoadOptions.defaults());
   }
 
   /** Event {@code e} of {@code stream} as the API takes it: original ids and time, features. */
-  static Interaction interaction(EventStream stream, int e) {
+  public static Interaction interaction(EventStream stream, int e) {
     float[] f = new float[stream.edgeFeatures().dim()];
     stream.edgeFeatures().copyRow(e, f, 0);
     return new Interaction(
@@ -118,7 +118,7 @@ final class ServedRuns {
   }
 
   /** Events {@code [from, to)} as the API takes them. */
-  static List<Interaction> interactions(EventStream stream, int from, int to) {
+  public static List<Interaction> interactions(EventStream stream, int from, int to) {
     List<Interaction> out = new ArrayList<>();
     for (int e = from; e < to; e++) {
       out.add(interaction(stream, e));
