@@ -120,6 +120,9 @@ final class ServedEvents implements FeatureMatrix {
 
   @Override
   public void copyRow(long row, float[] out, int offset) {
+    if (dim == 0) {
+      return;
+    }
     if (row < baseCount) {
       base.copyRow(row, out, offset);
       return;
@@ -130,6 +133,9 @@ final class ServedEvents implements FeatureMatrix {
 
   @Override
   public void gather(int[] rowIds, int n, FloatBuffer out) {
+    if (dim == 0) {
+      return;
+    }
     float[][] table = chunks;
     float[] row = null;
     for (int k = 0; k < n; k++) {

@@ -14,7 +14,12 @@ import picocli.CommandLine.Command;
       "Measures the speed of one component on real data. Figures depend on the machine; the"
           + " README says where and how they were taken."
     },
-    subcommands = {SamplerBenchCommand.class, TrainBenchCommand.class, SchedulesBenchCommand.class})
+    subcommands = {
+      SamplerBenchCommand.class,
+      TrainBenchCommand.class,
+      SchedulesBenchCommand.class,
+      ServeBenchCommand.class
+    })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

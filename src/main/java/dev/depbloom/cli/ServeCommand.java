@@ -2,8 +2,10 @@ package dev.depbloom.cli;
 
 import dev.depbloom.api.PredictorOptions;
 import dev.depbloom.api.TemporalLinkPredictor;
+import dev.depbloom.data.InputException;
 import dev.depbloom.serve.PredictionServer;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -91,9 +93,15 @@ final class ServeCommand implements Callable<Integer> {
     }
     TemporalLinkPredictor predictor = TemporalLinkPredictor.load(dir, options);
     int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-    PredictionServer server =
-        PredictionServer.start(
-            predictor, new PredictionServer.Options(host, port, Math.max(1, n), file, 10));
+    PredictionServer server;
+    try {
+      server =
+          PredictionServer.start(
+              predictor, new PredictionServer.Options(host, port, Math.max(1, n), file, 10));
+    } catch (UncheckedIOException e) {
+      predictor.close();
+      throw new InputException("--host " + host + " --port " + port + ": " + e.getMessage(), e);
+    }
     err.printf(
         "depbloom: serving %s of %s on %s (version %d%s); snapshot %s on shutdown%n",
         predictor.modelName(),
@@ -108,11 +116,16 @@ final class ServeCommand implements Callable<Integer> {
         .addShutdownHook(
             new Thread(
                 () -> {
-                  server.close(); // drains requests, writes the snapshot
-                  predictor.close();
-                  err.printf("depbloom: stopped; snapshot written to %s%n", file);
-                  err.flush();
-                  stopped.countDown();
+                  try {
+                    server.close(); // drains requests, writes the snapshot
+                    err.printf("depbloom: stopped; snapshot written to %s%n", file);
+                  } catch (RuntimeException e) {
+                    err.printf("depbloom: error: no snapshot written at shutdown: %s%n", e);
+                  } finally {
+                    predictor.close();
+                    err.flush();
+                    stopped.countDown();
+                  }
                 },
                 "depbloom-serve-shutdown"));
     stopped.await();

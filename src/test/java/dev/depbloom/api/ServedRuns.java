@@ -33,6 +33,11 @@ public final class ServedRuns {
    * i}), times from 500 in steps of 0 to 2, features in [-1, 1).
    */
   public static Path writeStream(Path file) {
+    return writeStream(file, 3);
+  }
+
+  /** As {@link #writeStream(Path)}, with {@code features} edge features (0: none). */
+  public static Path writeStream(Path file, int features) {
     SplittableRandom r = new SplittableRandom(31);
     StringBuilder csv =
         new StringBuilder(
@@ -44,7 +49,7 @@ public final class ServedRuns {
       int i = (int) (20 * Math.pow(r.nextDouble(), 2));
       t += r.nextInt(3);
       csv.append(7 * u + 3).append(',').append(1000 + i).append(',').append(t).append(",0");
-      for (int f = 0; f < 3; f++) {
+      for (int f = 0; f < features; f++) {
         csv.append(',').append(String.format(Locale.ROOT, "%.3f", 2 * r.nextDouble() - 1));
       }
       csv.append('\n');

@@ -104,6 +104,32 @@ class SnapshotRoundTripTest {
   }
 
   @Test
+  void aRunWithoutEdgeFeaturesSnapshotsAndRestoresToo() throws IOException {
+    Path data = ServedRuns.writeStream(dir.resolve("featureless.csv"), 0);
+    Path bare = ServedRuns.train(data, "tgn", dir.resolve("featureless-run"));
+    EventStream events = ServedRuns.load(data);
+    List<Interaction> rest = ServedRuns.interactions(events, 510, 600);
+    List<LinkQuery> probe = new ArrayList<>();
+    for (Interaction e : rest) {
+      probe.add(new LinkQuery(e.source(), e.destination(), events.times()[599] + 1));
+    }
+    Path snapshot = dir.resolve("featureless.snapshot");
+    float[] uninterrupted;
+    try (TemporalLinkPredictor a = TemporalLinkPredictor.load(bare)) {
+      assertEquals(0, a.edgeFeatureDim());
+      a.observe(rest.subList(0, 30));
+      a.snapshot(snapshot);
+      a.observe(rest.subList(30, 90));
+      uninterrupted = a.score(probe).scores();
+    }
+    try (TemporalLinkPredictor b =
+        TemporalLinkPredictor.load(bare, PredictorOptions.defaults().withSnapshot(snapshot))) {
+      b.observe(rest.subList(30, 90));
+      assertArrayEquals(uninterrupted, b.score(probe).scores());
+    }
+  }
+
+  @Test
   void aSnapshotOfAnotherRunOrADamagedOneIsRefusedNamingTheFile() throws IOException {
     Path snapshot = dir.resolve("other.snapshot");
     Path other = ServedRuns.train(dir.resolve("events.csv"), "jodie", dir.resolve("jodie-run"));
