@@ -29,7 +29,8 @@ echo "median of $repeats runs:"
 python3 - "$out" "$repeats" <<'PY'
 import re, statistics, sys
 out, n = sys.argv[1], int(sys.argv[2])
-tables = [open(f"{out}/table-{r}.md").read().splitlines() for r in range(1, n + 1)]
+tables = [[l for l in open(f"{out}/table-{r}.md").read().splitlines() if l.startswith("|")]
+          for r in range(1, n + 1)]
 def cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 def number(c):
@@ -37,14 +38,14 @@ def number(c):
     return (float(m.group(1).replace(",", "")), m.group(2)) if m else None
 for rows in zip(*tables):
     first = cells(rows[0])
-    if len(first) < 6 or first[0] in ("operation",) or set(first[0]) <= set("-"):
+    if first[0] == "operation" or set(first[0]) <= set("-"):
         print(rows[0])
         continue
     merged = list(first)
-    for k in (3, 4, 5):
+    for k in range(3, len(first)):  # p50, p99, CPU p50, CPU p99, throughput
         vals = [number(cells(r)[k]) for r in rows]
         if all(v is not None for v in vals):
             med = statistics.median(v[0] for v in vals)
-            merged[k] = (f"{med:,.0f}" if k == 5 else f"{med:.2f}") + vals[0][1]
+            merged[k] = (f"{med:,.0f}" if k == len(first) - 1 else f"{med:.2f}") + vals[0][1]
     print("| " + " | ".join(merged) + " |")
 PY

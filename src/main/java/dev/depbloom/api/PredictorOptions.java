@@ -6,7 +6,7 @@ import java.nio.file.Path;
  * How {@link TemporalLinkPredictor#load} sets up a predictor. Start from {@link #defaults()}.
  *
  * @param maxNewNodes node ids the run's data does not have that observed events may add; their
- *     memory rows are reserved at load (for TGN on Wikipedia about 1.5 KB a node)
+ *     memory rows are reserved at load (for TGN on Wikipedia about 1.2 KB a node)
  * @param snapshot a snapshot to restore after loading ({@link TemporalLinkPredictor#snapshot}), or
  *     null to start from the run's checkpoint
  * @param data the run's data if it has moved (the same events), or null for the recorded source

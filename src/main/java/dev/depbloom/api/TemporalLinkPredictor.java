@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A trained temporal link predictor, served: it keeps the model's memory current as events arrive
@@ -41,7 +42,7 @@ import java.util.Objects;
  * ids and version number after a whole number of batches — never part of a batch. Observing
  * computes a batch's memory write without blocking readers; only the application of the write with
  * the batch's index entries, new ids and version increment is exclusive (a read-write lock with a
- * version counter: readers share it, the application holds it alone, for about a millisecond).
+ * version counter: readers share it, the application holds it alone).
  *
  * <p>Native memory (model, memory, mailbox) is freed by {@link #close()}.
  */
@@ -53,7 +54,8 @@ public final class TemporalLinkPredictor implements AutoCloseable {
   private final PublishHook hook;
   private final Object writerLock = new Object();
   private ServingState state; // replaced only by restore, under the writer lock and the guard
-  private long observedEvents; // since load, under the writer lock
+  private boolean closed; // set under the writer lock and the guard
+  private final AtomicLong observedEvents = new AtomicLong(); // since load
 
   private TemporalLinkPredictor(LoadedRun run, VersionGuard guard, PublishHook hook) {
     this.run = run;
@@ -115,7 +117,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
   private EventScores apply(List<Interaction> events, long[][] candidates, boolean score) {
     Objects.requireNonNull(events, "events");
     synchronized (writerLock) {
-      ServingState s = state;
+      ServingState s = open();
       PreparedEvents p = PreparedEvents.prepare(events, candidates, s, run);
       int n = p.size();
       float[] positive = new float[n];
@@ -180,7 +182,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
             hook.memoryWritten();
             s.publish(newest);
           });
-      observedEvents += b;
+      observedEvents.addAndGet(b);
       return out;
     } finally {
       for (MemoryWrite w : writes) {
@@ -206,7 +208,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     }
     return guard.read(
         () -> {
-          ServingState s = state;
+          ServingState s = open();
           int b = queries.size();
           int[] roots = new int[2 * b];
           double[] times = new double[2 * b];
@@ -235,7 +237,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     }
     return guard.read(
         () -> {
-          ServingState s = state;
+          ServingState s = open();
           int c = candidates.length;
           int[] roots = new int[1 + c]; // one event: [src | candidate 0 | candidates 1..c-1]
           double[] times = new double[1 + c];
@@ -300,8 +302,9 @@ public final class TemporalLinkPredictor implements AutoCloseable {
    */
   public long snapshot(Path file) {
     synchronized (writerLock) {
-      SnapshotFile.write(state, file);
-      return state.version();
+      ServingState s = open();
+      SnapshotFile.write(s, file);
+      return s.version();
     }
   }
 
@@ -311,8 +314,8 @@ public final class TemporalLinkPredictor implements AutoCloseable {
    */
   public void restore(Path file) {
     synchronized (writerLock) {
+      ServingState old = open();
       ServingState restored = ServingState.restored(run, file);
-      ServingState old = state;
       guard.publish(() -> state = restored);
       old.close();
     }
@@ -320,29 +323,27 @@ public final class TemporalLinkPredictor implements AutoCloseable {
 
   /** The version readers see: batches observed since load (or restored with a snapshot). */
   public long version() {
-    return guard.read(() -> state.version());
+    return guard.read(() -> open().version());
   }
 
   /** Events observed through this predictor since it was loaded. */
   public long observedEvents() {
-    synchronized (writerLock) {
-      return observedEvents;
-    }
+    return observedEvents.get();
   }
 
   /** The newest observed event's time, in the data's unit (negative infinity before any). */
   public double newestTime() {
-    return guard.read(() -> state.newestTime() + run.timeOrigin());
+    return guard.read(() -> open().newestTime() + run.timeOrigin());
   }
 
   /** Nodes known: the run's data's and those observed events added. */
   public int nodeCount() {
-    return guard.read(() -> state.ids.baseCount() + state.ids.addedCount());
+    return guard.read(() -> open().ids.baseCount() + open().ids.addedCount());
   }
 
   /** Nodes observed events added, at most {@link #maxNewNodes()}. */
   public int newNodeCount() {
-    return guard.read(() -> state.ids.addedCount());
+    return guard.read(() -> open().ids.addedCount());
   }
 
   public int maxNewNodes() {
@@ -364,9 +365,22 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     return run.config.name();
   }
 
+  /** The state, or an error once closed; call under the writer lock or the guard. */
+  private ServingState open() {
+    if (closed) {
+      throw new IllegalStateException("the predictor is closed");
+    }
+    return state;
+  }
+
+  /** Frees the native memory, once running calls have finished; later calls fail. */
   @Override
   public void close() {
     synchronized (writerLock) {
+      if (closed) {
+        return;
+      }
+      guard.publish(() -> closed = true);
       state.close();
       run.close();
     }

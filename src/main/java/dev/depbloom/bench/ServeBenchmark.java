@@ -150,8 +150,9 @@ public final class ServeBenchmark {
       SplittableRandom random = new SplittableRandom(7);
       warmUp(p, stream, snapshot, events, random, later);
       List<Row> scores = new ArrayList<>();
-      for (int size : new int[] {1, 100, 1000}) {
-        scores.add(scores(p, events, random, later, size, Math.max(20, repeats / size)));
+      for (int size : new int[] {1, 100, 1000}) { // e.g. 2,000, 200 and 50 calls
+        int calls = size == 1 ? repeats : Math.max(20, repeats * 25 / size);
+        scores.add(scores(p, events, random, later, size, calls));
       }
       List<Row> observes = new ArrayList<>();
       for (int size : new int[] {1, 100, 600}) {

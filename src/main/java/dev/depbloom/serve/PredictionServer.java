@@ -166,16 +166,19 @@ public final class PredictionServer implements AutoCloseable {
     return answer;
   }
 
+  /**
+   * Records the request, then sends its answer: a client that has its answer finds the request in
+   * the next scrape. The latency is from the request's arrival to its answer being ready.
+   */
   private void reply(HttpExchange exchange, Answer answer, String endpoint, long t0)
       throws IOException {
+    metrics.record(endpoint, answer.status(), (System.nanoTime() - t0) / 1e9);
     try (exchange) {
       exchange.getResponseHeaders().set("Content-Type", answer.type());
       exchange.sendResponseHeaders(answer.status(), answer.body().length);
       try (OutputStream out = exchange.getResponseBody()) {
         out.write(answer.body());
       }
-    } finally {
-      metrics.record(endpoint, answer.status(), (System.nanoTime() - t0) / 1e9);
     }
   }
 

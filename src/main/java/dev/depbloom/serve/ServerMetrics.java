@@ -61,7 +61,8 @@ final class ServerMetrics {
                   .append(e.getValue().sum())
                   .append('\n');
             });
-    out.append("# HELP depbloom_request_seconds Time from a request's arrival to its answer.\n");
+    out.append(
+        "# HELP depbloom_request_seconds Time from a request's arrival to its answer being ready.\n");
     out.append("# TYPE depbloom_request_seconds histogram\n");
     latency.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())

@@ -29,7 +29,7 @@ class ServeBenchCommandTest {
     for (String row :
         new String[] {
           "| score | 1 | 40 |",
-          "| score | 100 | 20 |",
+          "| score | 100 | 20 |", // 40 * 25 / 100 = 10 calls, at least 20
           "| observe | 1 | 90 |",
           "| observe | 600 | 0 |", // 90 test events: too few for a batch of 600
           "| score over HTTP | 1 | 200 |",
