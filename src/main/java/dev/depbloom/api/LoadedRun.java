@@ -83,6 +83,16 @@ final class LoadedRun implements AutoCloseable {
     return run.split().valEnd();
   }
 
+  /** Memory rows a served stream has: the data's nodes, the new ones allowed, the blank row. */
+  int capacity() {
+    return nodeCount() + maxNewNodes + 1;
+  }
+
+  /** A fresh memory store of one view of {@link #capacity()} rows, or none without memory. */
+  MemoryStore freshMemory() {
+    return hasMemory() ? TrainingSession.memoryStore(spec, 1, capacity()) : MemoryStore.none();
+  }
+
   int batchSize() {
     return config.train().batchSize();
   }

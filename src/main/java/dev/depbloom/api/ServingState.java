@@ -9,7 +9,6 @@ import dev.depbloom.sampling.LiveNeighborIndex;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.NeighborSamplerFactory;
 import dev.depbloom.step.DeviceStep;
-import dev.depbloom.step.TrainingSession;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -67,18 +66,15 @@ final class ServingState implements AutoCloseable {
   /** The continued protocol's start: the checkpoint's memory over training and validation. */
   static ServingState continued(LoadedRun run) {
     int history = run.historyEvents();
-    int capacity = run.nodeCount() + run.maxNewNodes + 1;
-    MemoryStore memory = run.hasMemory() ? run.checkpointMemory(capacity) : MemoryStore.none();
+    MemoryStore memory =
+        run.hasMemory() ? run.checkpointMemory(run.capacity()) : MemoryStore.none();
     double newest = history == 0 ? Double.NEGATIVE_INFINITY : run.run.events().times()[history - 1];
     return new ServingState(run, memory, history, newest);
   }
 
   /** Zero memory and no events (TGL's protocol replays the history into such a state). */
   static ServingState empty(LoadedRun run) {
-    int capacity = run.nodeCount() + run.maxNewNodes + 1;
-    MemoryStore memory =
-        run.hasMemory() ? TrainingSession.memoryStore(run.spec, 1, capacity) : MemoryStore.none();
-    return new ServingState(run, memory, 0, Double.NEGATIVE_INFINITY);
+    return new ServingState(run, run.freshMemory(), 0, Double.NEGATIVE_INFINITY);
   }
 
   /**
@@ -106,10 +102,8 @@ final class ServingState implements AutoCloseable {
               + run.maxNewNodes
               + " allowed (--max-new-nodes)");
     }
-    int capacity = run.nodeCount() + run.maxNewNodes + 1;
     int history = c.historyEvents();
-    MemoryStore memory =
-        run.hasMemory() ? TrainingSession.memoryStore(run.spec, 1, capacity) : MemoryStore.none();
+    MemoryStore memory = run.freshMemory();
     double newest = history == 0 ? Double.NEGATIVE_INFINITY : run.run.events().times()[history - 1];
     ServingState s = new ServingState(run, memory, history, newest);
     try {
