@@ -46,6 +46,8 @@ class ArchitectureTest {
           List.of("schedule"),
           List.of("schedule.depbloom", "schedule.disttgl"),
           List.of("train"),
+          List.of("api"),
+          List.of("serve"),
           List.of("bench"),
           List.of("cli"));
 

@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
       SamplerBenchCommand.class,
       TrainBenchCommand.class,
       SchedulesBenchCommand.class,
-      CalibrateBenchCommand.class
+      CalibrateBenchCommand.class,
+      ServeBenchCommand.class
     })
 final class BenchCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -25,6 +25,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       TrainCommand.class,
       EvaluateCommand.class,
+      ServeCommand.class,
       InspectCommand.class,
       ProfileCommand.class,
       ConvertCommand.class,

@@ -1,15 +1,10 @@
 package dev.depbloom.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.depbloom.data.DataFormat;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import dev.depbloom.data.Split;
-import dev.depbloom.data.ZeroFeatureMatrix;
-import dev.depbloom.data.load.ColumnMapping;
-import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.model.config.GnnConfig;
@@ -20,19 +15,18 @@ import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.tensor.ThreadBudgetCalibration;
 import dev.depbloom.train.RunConfig;
+import dev.depbloom.train.RunData;
 import dev.depbloom.train.RunDirectory;
+import dev.depbloom.train.SavedRun;
 import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32C;
 
 /**
  * Resolves what a run is from the command line (data, edge-feature stand-ins, config, threads) and
@@ -40,7 +34,7 @@ import java.util.zip.CRC32C;
  * same run from its folder.
  */
 final class RunSetup {
-  static final String EMBEDDED = "embedded:wikipedia";
+  static final String EMBEDDED = RunData.EMBEDDED;
 
   /** {@code --threads auto}: the budget measured at start ({@link ThreadBudgetCalibration}). */
   static final String AUTO_THREADS = "auto";
@@ -51,38 +45,7 @@ final class RunSetup {
 
   /** The data: a path, or the embedded data set; zero edge features of a width if asked for. */
   static EventStream loadData(String source, LoadOptions options, Integer edgeFeatureDim) {
-    EventStream events =
-        source == null || source.equals(EMBEDDED)
-            ? EmbeddedDatasets.wikipedia(options)
-            : EventLoader.load(Path.of(source), options);
-    if (edgeFeatureDim != null) {
-      int have = events.edgeFeatures().dim();
-      if (edgeFeatureDim < 0) {
-        throw new InputException(
-            "--edge-feature-dim: expected a width >= 0, got " + edgeFeatureDim);
-      }
-      if (have > 0 && have != edgeFeatureDim) {
-        throw new InputException(
-            "--edge-feature-dim "
-                + edgeFeatureDim
-                + ": the data already has edge features of"
-                + " width "
-                + have
-                + "; the option only gives zero features to data without them");
-      }
-      if (have == 0) {
-        events =
-            events.withEdgeFeatures(new ZeroFeatureMatrix(events.eventCount(), edgeFeatureDim));
-      }
-    }
-    if (events.eventCount() < 3) {
-      throw new InputException(
-          (source == null ? EMBEDDED : source)
-              + ": "
-              + events.eventCount()
-              + " events are too few to split into training, validation and test");
-    }
-    return events;
+    return RunData.load(source, options, edgeFeatureDim);
   }
 
   /**
@@ -204,22 +167,7 @@ final class RunSetup {
 
   /** CRC32C of the event columns: a run is only resumed or evaluated on the same events. */
   static String fingerprint(EventStream events) {
-    CRC32C crc = new CRC32C();
-    ByteBuffer buf = ByteBuffer.allocate(16 * 4096).order(ByteOrder.LITTLE_ENDIAN);
-    int[] src = events.sources();
-    int[] dst = events.destinations();
-    double[] time = events.times();
-    for (int i = 0; i < src.length; i++) {
-      if (buf.remaining() < 16) {
-        buf.flip();
-        crc.update(buf);
-        buf.clear();
-      }
-      buf.putInt(src[i]).putInt(dst[i]).putDouble(time[i]);
-    }
-    buf.flip();
-    crc.update(buf);
-    return String.format("%08x", crc.getValue());
+    return RunData.fingerprint(events);
   }
 
   /** Records the run's provenance: everything needed to rebuild it, and versions. */
@@ -277,53 +225,7 @@ final class RunSetup {
 
   /** Rebuilds a recorded run from its folder; {@code dataOverride} replaces the recorded source. */
   static TrainingRun fromDirectory(RunDirectory dir, String dataOverride) {
-    JsonNode info = dir.readRunInfo();
-    JsonNode data = info.get("data");
-    String source = dataOverride != null ? dataOverride : data.get("source").asText();
-    LoadOptions options = loadOptions(data);
-    Integer edgeDim = data.has("edgeFeatureDim") ? data.get("edgeFeatureDim").asInt() : null;
-    EventStream events = loadData(source, options, edgeDim);
-    String recorded = data.get("fingerprint").asText();
-    String actual = fingerprint(events.relativeToFirstEvent()); // as the run recorded it
-    if (!actual.equals(recorded)) {
-      throw new InputException(
-          source
-              + ": these are not the events run "
-              + dir.root()
-              + " was trained on (fingerprint "
-              + actual
-              + ", recorded "
-              + recorded
-              + ")");
-    }
-    RunConfig config = RunConfig.read(dir.configFile(), info.get("model").asText(), Map.of());
-    JsonNode t = info.get("threads");
-    return new TrainingRun(
-        events,
-        source,
-        Split.of(events),
-        config,
-        info.get("seed").asLong(),
-        new ThreadBudget(
-            t.get("intraOp").asInt(), t.get("blas").asInt(), t.path("workers").asInt(1)),
-        t.get("sampler").asInt());
-  }
-
-  private static LoadOptions loadOptions(JsonNode data) {
-    LoadOptions o = LoadOptions.defaults();
-    JsonNode format = data.get("format");
-    if (format != null && !format.isNull()) {
-      o = o.withFormat(DataFormat.valueOf(format.asText().toUpperCase().replace('-', '_')));
-    }
-    JsonNode columns = data.get("columns");
-    if (columns != null && !columns.isNull()) {
-      o = o.withColumns(ColumnMapping.parse(columns.asText()));
-    }
-    o = o.withStrict(data.path("strict").asBoolean(false));
-    if (data.has("bipartite")) {
-      o = o.withBipartite(data.get("bipartite").asBoolean());
-    }
-    return o;
+    return SavedRun.open(dir, dataOverride).run();
   }
 
   /** The git revision of the checkout the jar was built from, with "-dirty" if modified. */

@@ -111,6 +111,11 @@ public final class EventStream {
     return nodeFeatures;
   }
 
+  /** The edge and node features, as a model reads them. */
+  public StreamFeatures features() {
+    return new StreamFeatures(edgeFeatures, nodeFeatures);
+  }
+
   public NodeIdMap nodeIds() {
     return nodeIds;
   }

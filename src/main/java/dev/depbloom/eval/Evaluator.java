@@ -44,6 +44,7 @@ public final class Evaluator {
   private final TrainingSession session;
   private final PhaseListener listener;
   private int testEventsPerPass; // 0: EventSliceScorer's budget
+  private TestBatchListener testBatches = TestBatchListener.NONE;
 
   /**
    * Scores with {@code session}'s model, memory and samplers; progress goes to {@code listener}.
@@ -59,6 +60,19 @@ public final class Evaluator {
   /** Fixes the events per scoring pass of the test (0: sized by memory); results do not change. */
   public void testEventsPerPass(int events) {
     this.testEventsPerPass = events;
+  }
+
+  /** Hands every scored test batch to {@code listener} (the scores, beside the metrics). */
+  public void onTestBatch(TestBatchListener listener) {
+    this.testBatches = listener;
+  }
+
+  /**
+   * The random stream of the test batch that starts at stream index {@code firstEvent} (its
+   * negatives and neighbor samples): serving continues the test pass's streams with it.
+   */
+  public static long testStream(long seed, int firstEvent) {
+    return RandomStreams.derive(seed, TEST, 0, firstEvent);
   }
 
   /** Validation of epoch {@code epoch} on view {@code view} of the session's memory. */
@@ -270,6 +284,7 @@ public final class Evaluator {
         TEST,
         (batch, stream) -> {
           List<BatchScores> s = scorer.score(batch, stream, session.sampler(view), memories, true);
+          testBatches.batchScored(batch, s.get(0), s.get(s.size() - 1));
           long m0 = System.nanoTime();
           for (int i = 0; i < s.size(); i++) {
             try {

@@ -2,16 +2,17 @@ package dev.depbloom.eval;
 
 import dev.depbloom.batch.Batch;
 import dev.depbloom.memory.MemoryStore;
+import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.model.config.SamplingConfig;
 import dev.depbloom.nn.StreamParts;
 import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.sampling.TemporalSample;
 import dev.depbloom.step.BatchPlanner;
 import dev.depbloom.step.BatchScores;
 import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.MemoryWriteSink;
 import dev.depbloom.step.ScoredMemory;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
@@ -108,7 +109,7 @@ public final class EventSliceScorer implements AutoCloseable {
     this.planner = planner;
     this.workers = workers;
     this.pool = workers > 1 ? new WorkerPool("depbloom-scorer", workers - 1) : null;
-    this.positionsPerRoot = positionsPerRoot(config.sampling());
+    this.positionsPerRoot = BatchSlices.positionsPerRoot(config.sampling());
   }
 
   /**
@@ -172,6 +173,21 @@ public final class EventSliceScorer implements AutoCloseable {
       NeighborSampler sampler,
       List<ScoredMemory> memories,
       boolean write) {
+    return score(batch, stream, sampler, memories, write ? MemoryWriteSink.APPLY : null);
+  }
+
+  /**
+   * As {@link #score(Batch, long, NeighborSampler, List, boolean)}, the batch's write into each
+   * memory handed to {@code writes} (null: nothing written) instead of applied: a served batch is
+   * applied later, with its neighbor index, under the serving lock.
+   */
+  public List<BatchScores> score(
+      Batch batch,
+      long stream,
+      NeighborSampler sampler,
+      List<ScoredMemory> memories,
+      MemoryWriteSink writes) {
+    boolean write = writes != null;
     int b = batch.size();
     int k = batch.negativesPerEvent();
     int perPass = sliceSize(b, k);
@@ -185,7 +201,7 @@ public final class EventSliceScorer implements AutoCloseable {
           passes,
           p -> {
             BatchScores s = step.evaluate(plan.apply(p), null, 0, batch.index(), false);
-            copy(s, p * perPass, b, k, positive, negative);
+            BatchSlices.copy(s, p * perPass, b, k, positive, negative);
           });
       charge(Phase.SCORE, t);
       return List.of(new BatchScores(positive, negative));
@@ -197,10 +213,11 @@ public final class EventSliceScorer implements AutoCloseable {
     BatchGraph[] plans = new BatchGraph[passes];
     run(passes, p -> plans[p] = plan.apply(p));
     // the write reads the true endpoints, which the slices read too: it takes their update
-    BatchGraph writes = write ? planner.planWrite(endpoints(batch), stream, sampler) : null;
+    BatchGraph writePlan =
+        write ? planner.planWrite(BatchSlices.endpoints(batch), stream, sampler) : null;
     List<BatchGraph> all = new ArrayList<>(Arrays.asList(plans));
-    if (writes != null) {
-      all.add(writes);
+    if (writePlan != null) {
+      all.add(writePlan);
     }
     t = charge(Phase.PLAN, t);
     SharedReads shared = SharedReads.of(all);
@@ -221,17 +238,12 @@ public final class EventSliceScorer implements AutoCloseable {
           p -> {
             List<BatchScores> s = step.evaluate(plans[p], updated, shared.rows(p), memories);
             for (int i = 0; i < n; i++) {
-              copy(s.get(i), p * perPass, b, k, positive[i], negative[i]);
+              BatchSlices.copy(s.get(i), p * perPass, b, k, positive[i], negative[i]);
             }
           });
       t = charge(Phase.SCORE, t);
-      if (writes != null) { // each memory on a worker of its own: the writes share nothing
-        run(
-            n,
-            i -> {
-              ScoredMemory m = memories.get(i);
-              step.write(writes, updated[i], shared.rows(passes), m.store(), m.view());
-            });
+      if (write) {
+        writeAll(memories, writePlan, updated, shared.rows(passes), writes);
       }
       charge(Phase.MEMORY_WRITE, t);
     } finally {
@@ -262,19 +274,64 @@ public final class EventSliceScorer implements AutoCloseable {
    */
   public void replay(
       Batch batch, long stream, NeighborSampler sampler, MemoryStore memory, int view) {
+    replay(batch, stream, sampler, new ScoredMemory(memory, view), MemoryWriteSink.APPLY);
+  }
+
+  /**
+   * As {@link #replay(Batch, long, NeighborSampler, MemoryStore, int)}, the batch's write handed to
+   * {@code writes} instead of applied (a served batch).
+   */
+  public void replay(
+      Batch batch,
+      long stream,
+      NeighborSampler sampler,
+      ScoredMemory memory,
+      MemoryWriteSink writes) {
     long t = System.nanoTime();
-    BatchGraph writes = planner.planWrite(batch, stream, sampler);
-    SharedReads shared = SharedReads.of(List.of(writes));
+    BatchGraph writePlan = planner.planWrite(batch, stream, sampler);
+    SharedReads shared = SharedReads.of(List.of(writePlan));
     Tensor updated = null;
     try {
       updated =
           sharedUpdate(
-              shared, memory, view, -1, new StreamParts[updateParts(shared, REPLAY_PART_ROWS)]);
-      step.write(writes, updated, shared.rows(0), memory, view);
+              shared,
+              memory.store(),
+              memory.view(),
+              -1,
+              new StreamParts[updateParts(shared, REPLAY_PART_ROWS)]);
+      MemoryWrite w =
+          step.writeOf(writePlan, updated, shared.rows(0), memory.store(), memory.view());
+      writes.accept(memory, w);
     } finally {
       Tensors.release(updated);
       charge(Phase.REPLAY, t);
     }
+  }
+
+  /**
+   * Builds the write of {@code plan} into each memory from its shared update (row {@code rows[u]}
+   * of {@code updated[i]} is read {@code u}), each on a worker of its own (they share nothing), and
+   * hands them to {@code writes} in order.
+   */
+  private void writeAll(
+      List<ScoredMemory> memories,
+      BatchGraph plan,
+      Tensor[] updated,
+      int[] rows,
+      MemoryWriteSink writes) {
+    MemoryWrite[] built = new MemoryWrite[memories.size()];
+    try {
+      run(
+          built.length,
+          i -> {
+            ScoredMemory m = memories.get(i);
+            built[i] = step.writeOf(plan, updated[i], rows, m.store(), m.view());
+          });
+    } catch (RuntimeException | Error e) {
+      MemoryWriteSink.closeFrom(built, 0);
+      throw e;
+    }
+    writes.acceptAll(memories, built);
   }
 
   /** Parts the shared memory update is cut into: {@link #PARTS}, at least {@code minRows} each. */
@@ -349,71 +406,16 @@ public final class EventSliceScorer implements AutoCloseable {
     Batch part = batch.slice(from, to);
     TemporalSample sample;
     synchronized (planLock) {
-      sample = planner.sample(part, stream, sampler, keysInWholeBatch(b, blocks, from, to));
+      sample =
+          planner.sample(part, stream, sampler, BatchSlices.keysInWholeBatch(b, blocks, from, to));
     }
     return planner.plan(part, sample);
   }
 
-  /** Copies the scores of the slice starting at event {@code from} into the batch's arrays. */
-  private static void copy(
-      BatchScores s, int from, int b, int k, float[] positive, float[] negative) {
-    int n = s.positive().length;
-    System.arraycopy(s.positive(), 0, positive, from, n);
-    for (int j = 0; j < k; j++) {
-      System.arraycopy(s.negative(), j * n, negative, j * b + from, n);
-    }
-  }
-
-  /**
-   * Events per pass: the fixed size, or what fits the budget, in a multiple of {@link #PARTS}
-   * passes so that the workers share them evenly.
-   */
+  /** Events per pass: the fixed size, or what fits {@link #POSITIONS_PER_PASS}. */
   private int sliceSize(int b, int negatives) {
-    if (eventsPerPass > 0) {
-      return Math.min(b, eventsPerPass);
-    }
-    long positionsPerEvent = (long) (2 + negatives) * positionsPerRoot;
-    int fit = (int) Math.max(1, Math.min(b, POSITIONS_PER_PASS / positionsPerEvent));
-    int passes = (b + fit - 1) / fit;
-    passes = Math.min(b, ((passes + PARTS - 1) / PARTS) * PARTS); // a multiple of PARTS
-    return (b + passes - 1) / passes;
-  }
-
-  /**
-   * The position in the whole batch ({@code B} events, {@code blocks} roots per event) of every
-   * root of {@link Batch#slice}{@code (from, to)}: root {@code j n + i} of the slice is root {@code
-   * j B + from + i} of the batch.
-   */
-  static int[] keysInWholeBatch(int b, int blocks, int from, int to) {
-    int n = to - from;
-    int[] keys = new int[blocks * n];
-    for (int j = 0; j < blocks; j++) {
-      for (int i = 0; i < n; i++) {
-        keys[j * n + i] = j * b + from + i;
-      }
-    }
-    return keys;
-  }
-
-  /** The same events with their true endpoints only: what the memory write reads. */
-  private static Batch endpoints(Batch batch) {
-    int r = 2 * batch.size();
-    return new Batch(
-        batch.index(),
-        batch.events(),
-        Arrays.copyOf(batch.roots(), r),
-        Arrays.copyOf(batch.rootTimes(), r));
-  }
-
-  /** Level-table positions per root: the root and its samples in every layer and snapshot. */
-  private static int positionsPerRoot(SamplingConfig sampling) {
-    long perSnapshot = 1;
-    long layer = 1;
-    for (int fanout : sampling.enabled() ? sampling.neighbors() : List.<Integer>of()) {
-      layer *= fanout;
-      perSnapshot += layer;
-    }
-    return (int) Math.min(Integer.MAX_VALUE, perSnapshot * sampling.history());
+    return BatchSlices.sliceSize(
+        b, negatives, eventsPerPass, positionsPerRoot, POSITIONS_PER_PASS, PARTS);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.depbloom.memory;
 
+import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.Arrays;
 import org.bytedeco.pytorch.NoGradGuard;
@@ -217,6 +218,35 @@ public final class NodeMemory implements MemoryReader, AutoCloseable {
 
   public int[] nextSlots() {
     return nextSlot.clone();
+  }
+
+  /**
+   * The memory of nodes {@code 0..rows-1}, row-major {@code [rows * dim]}, and (with {@code mail})
+   * their mailboxes {@code [rows * m * mailDim]}: plain values for a snapshot.
+   */
+  public float[] values(int rows, boolean mail) {
+    try (StepScope scope = new StepScope()) {
+      Tensor t = mail ? mailbox.narrow(0, 0, (long) rows * mailboxSize) : memory.narrow(0, 0, rows);
+      return Tensors.toFloats(t);
+    }
+  }
+
+  /**
+   * Restores the memory and mailboxes of nodes {@code 0..rows-1} from {@link #values} of a memory
+   * of the same widths; other rows are untouched.
+   */
+  public void restoreValues(int rows, float[] memoryValues, float[] mailValues) {
+    if (memoryValues.length != (long) rows * dim
+        || mailValues.length != (long) rows * mailboxSize * mailDim) {
+      throw new IllegalArgumentException("saved memory values do not match " + rows + " rows");
+    }
+    try (StepScope scope = new StepScope();
+        NoGradGuard g = new NoGradGuard()) {
+      memory.narrow(0, 0, rows).copy_(Tensors.floats(memoryValues, rows, dim));
+      mailbox
+          .narrow(0, 0, (long) rows * mailboxSize)
+          .copy_(Tensors.floats(mailValues, (long) rows * mailboxSize, mailDim));
+    }
   }
 
   /** Restores time columns and ring positions saved from a memory of the same shape. */

@@ -1,7 +1,7 @@
 package dev.depbloom.model;
 
-import dev.depbloom.data.EventStream;
 import dev.depbloom.data.FeatureMatrix;
+import dev.depbloom.data.StreamFeatures;
 import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.nn.MemoryReads;
 import dev.depbloom.tensor.RankDevice;
@@ -76,8 +76,11 @@ public final class BatchInputs {
 
   /** Gathers everything a batch reads. {@code memory} is null for memory-less models. */
   public static BatchInputs fetch(
-      BatchGraph graph, MemoryReader memory, EventStream events, boolean nodeFeaturesIntoMemory) {
-    return fetch(graph, memory, events, nodeFeaturesIntoMemory, true);
+      BatchGraph graph,
+      MemoryReader memory,
+      StreamFeatures features,
+      boolean nodeFeaturesIntoMemory) {
+    return fetch(graph, memory, features, nodeFeaturesIntoMemory, true);
   }
 
   /**
@@ -86,8 +89,11 @@ public final class BatchInputs {
    * TemporalGnn#embed} then takes the rows of that update that are the plan's reads.
    */
   public static BatchInputs fetchWithSharedUpdate(
-      BatchGraph graph, MemoryReader memory, EventStream events, boolean nodeFeaturesIntoMemory) {
-    return fetch(graph, memory, events, nodeFeaturesIntoMemory, false);
+      BatchGraph graph,
+      MemoryReader memory,
+      StreamFeatures features,
+      boolean nodeFeaturesIntoMemory) {
+    return fetch(graph, memory, features, nodeFeaturesIntoMemory, false);
   }
 
   /**
@@ -100,10 +106,10 @@ public final class BatchInputs {
   private static BatchInputs fetch(
       BatchGraph graph,
       MemoryReader memory,
-      EventStream events,
+      StreamFeatures features,
       boolean nodeFeaturesIntoMemory,
       boolean readMemory) {
-    FeatureMatrix nodeFeatures = events.nodeFeatures();
+    FeatureMatrix nodeFeatures = features.nodeFeatures();
     MemoryReads reads = null;
     Tensor readFeatures = null;
     Tensor rootReads = null;
@@ -119,7 +125,7 @@ public final class BatchInputs {
     }
     List<SnapshotTensors> snaps = new ArrayList<>();
     for (BatchGraph.Snapshot s : graph.snapshots()) {
-      snaps.add(snapshot(s, plan, events));
+      snaps.add(snapshot(s, plan, features));
     }
     return new BatchInputs(graph, reads, readFeatures, rootReads, jodie, List.copyOf(snaps));
   }
@@ -172,7 +178,7 @@ public final class BatchInputs {
   }
 
   private static SnapshotTensors snapshot(
-      BatchGraph.Snapshot s, ReadPlan plan, EventStream events) {
+      BatchGraph.Snapshot s, ReadPlan plan, StreamFeatures features) {
     int[] positionRow;
     Tensor nodeTable = null;
     if (plan != null) {
@@ -183,20 +189,20 @@ public final class BatchInputs {
       for (int p = 0; p < positionRow.length; p++) {
         positionRow[p] = distinct.indexOf(s.nodes()[p]);
       }
-      FeatureMatrix nf = events.nodeFeatures();
+      FeatureMatrix nf = features.nodeFeatures();
       if (nf.dim() > 0) {
         nodeTable = Tensors.gatherRows(nf, distinct.keys(), distinct.size());
       }
     }
     List<LayerTensors> layers = new ArrayList<>();
     for (int l = 0; l < s.layers().size(); l++) {
-      layers.add(layer(s.layers().get(l), l == 0 ? positionRow : null, events));
+      layers.add(layer(s.layers().get(l), l == 0 ? positionRow : null, features));
     }
     return new SnapshotTensors(positionRow, nodeTable, List.copyOf(layers));
   }
 
   /** Layer 1 indexes the input table through {@code positionRow}; deeper layers index positions. */
-  private static LayerTensors layer(LayerPlan p, int[] positionRow, EventStream events) {
+  private static LayerTensors layer(LayerPlan p, int[] positionRow, StreamFeatures features) {
     int s = p.sampleCount();
     Tensor targetRows = null; // deeper layers: the first T rows of the previous layer's output
     int[] sources = p.sourcePosition();
@@ -207,7 +213,7 @@ public final class BatchInputs {
         sources[k] = positionRow[p.sourcePosition()[k]];
       }
     }
-    FeatureMatrix ef = events.edgeFeatures();
+    FeatureMatrix ef = features.edgeFeatures();
     Tensor edgeFeatures =
         ef.dim() > 0 ? Tensors.gatherRows(ef, p.distinctEdges(), p.distinctEdges().length) : null;
     return new LayerTensors(

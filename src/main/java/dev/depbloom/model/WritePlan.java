@@ -1,6 +1,6 @@
 package dev.depbloom.model;
 
-import dev.depbloom.data.EventStream;
+import dev.depbloom.data.StreamFeatures;
 import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.sampling.SampledLayer;
@@ -88,17 +88,18 @@ public record WritePlan(
    * @param batchEvents stream index of each of the batch's events (edge features are by event;
    *     every row is stamped with the event it comes from)
    */
-  public MemoryWrite toMemoryWrite(Tensor updatedMemory, EventStream events, int[] batchEvents) {
-    return toMemoryWrite(updatedMemory, events, batchEvents, null);
+  public MemoryWrite toMemoryWrite(
+      Tensor updatedMemory, StreamFeatures features, int[] batchEvents) {
+    return toMemoryWrite(updatedMemory, features, batchEvents, null);
   }
 
   /**
-   * As {@link #toMemoryWrite(Tensor, EventStream, int[])}; when {@code deltaBase} is not null, each
-   * mail carries one more column, its time delta: the mail's time minus its receiver's memory time
-   * in {@code deltaBase}, the memory the batch read (memory {@code time_delta: mail}).
+   * As {@link #toMemoryWrite(Tensor, StreamFeatures, int[])}; when {@code deltaBase} is not null,
+   * each mail carries one more column, its time delta: the mail's time minus its receiver's memory
+   * time in {@code deltaBase}, the memory the batch read (memory {@code time_delta: mail}).
    */
   public MemoryWrite toMemoryWrite(
-      Tensor updatedMemory, EventStream events, int[] batchEvents, MemoryReader deltaBase) {
+      Tensor updatedMemory, StreamFeatures features, int[] batchEvents, MemoryReader deltaBase) {
     try (NoGradGuard g = new NoGradGuard()) {
       Tensor updated = updatedMemory.detach();
       Tensor rows = updated.index_select(0, Tensors.indices(memoryRead));
@@ -106,9 +107,9 @@ public record WritePlan(
       Tensor other = updated.index_select(0, Tensors.indices(mailOtherRead));
       int[] mailEvents = streamIndices(mailEvent, batchEvents);
       Tensor mails;
-      if (events.edgeFeatures().dim() > 0) {
-        Tensor features = Tensors.gatherRows(events.edgeFeatures(), mailEvents, mailEvents.length);
-        mails = torch.cat(new TensorVector(self, other, features), 1);
+      if (features.edgeFeatures().dim() > 0) {
+        Tensor edge = Tensors.gatherRows(features.edgeFeatures(), mailEvents, mailEvents.length);
+        mails = torch.cat(new TensorVector(self, other, edge), 1);
       } else {
         mails = torch.cat(new TensorVector(self, other), 1);
       }

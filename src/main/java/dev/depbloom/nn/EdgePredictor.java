@@ -31,6 +31,9 @@ public final class EdgePredictor extends Module {
     Tensor src = srcFc.forward(h.narrow(0, 0, b)).add(dstFc.bias()); // [B, dim]
     Tensor dst = torch.mm(h.narrow(0, b, b * (1 + negatives)), dstFc.weight().t()); // [(1+k)B, dim]
     Tensor pos = outFc.forward(src.add(dst.narrow(0, 0, b)).relu_()).view(-1);
+    if (negatives == 0) { // pairs scored alone (serving): no negative rows to view
+      return new Scores(pos, pos.narrow(0, 0, 0));
+    }
     // the k negatives of an event share its source row: broadcast it rather than copy it k times;
     // without gradient in place, into the product's own rows
     Tensor negDst = dst.narrow(0, b, b * negatives).view(negatives, b, -1);

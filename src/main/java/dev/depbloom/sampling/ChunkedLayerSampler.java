@@ -19,7 +19,9 @@ import java.util.List;
  *
  * <p>Before each call the time pointers of the call's roots move forward to the call's earliest
  * query time (one pointer table per window boundary); searches then start from the pointers when
- * they can (see {@link ForwardRowPointers}), which changes speed, never results.
+ * they can (see {@link ForwardRowPointers}), which changes speed, never results. Without time
+ * pointers every search is a binary search over the row, and calls may overlap: the sampler then
+ * holds no state that a call changes (with one thread, it starts none either).
  */
 final class ChunkedLayerSampler implements AutoCloseable {
   /** How a strategy chooses among a root's eligible row positions {@code [lo, hi)}. */
@@ -39,21 +41,26 @@ final class ChunkedLayerSampler implements AutoCloseable {
 
   private static final long COMPONENT = RandomStreams.key("neighbor-sampling");
 
-  private final TemporalCsr csr;
+  private final TemporalAdjacency rows;
   private final int[] fanouts; // [layers]
   private final SnapshotWindows windows;
   private final NeighborPicker picker;
   private final long seed;
-  private final ForwardRowPointers[] pointers; // [boundaries]: table k follows window boundary k
+  private final ForwardRowPointers[] pointers; // [boundaries]: table k follows boundary k; or null
   private final RootChunkPool pool;
 
+  /**
+   * @param timeCursors whether to keep TGL's forward time pointers (calls must then not overlap),
+   *     or to binary-search every row (calls may overlap)
+   */
   ChunkedLayerSampler(
-      TemporalCsr csr,
+      TemporalAdjacency rows,
       int[] fanouts,
       SnapshotWindows windows,
       int threads,
       long seed,
-      NeighborPicker picker) {
+      NeighborPicker picker,
+      boolean timeCursors) {
     if (fanouts.length == 0) {
       throw new IllegalArgumentException("at least one layer (fanout) is needed");
     }
@@ -63,14 +70,18 @@ final class ChunkedLayerSampler implements AutoCloseable {
             "fanout of layer " + l + " must be at least 1, got " + fanouts[l]);
       }
     }
-    this.csr = csr;
+    this.rows = rows;
     this.fanouts = fanouts.clone();
     this.windows = windows;
     this.picker = picker;
     this.seed = seed;
-    this.pointers = new ForwardRowPointers[windows.windowed() ? windows.history() + 1 : 1];
-    for (int k = 0; k < pointers.length; k++) {
-      pointers[k] = new ForwardRowPointers(csr);
+    if (timeCursors) {
+      this.pointers = new ForwardRowPointers[windows.windowed() ? windows.history() + 1 : 1];
+      for (int k = 0; k < pointers.length; k++) {
+        pointers[k] = new ForwardRowPointers(rows);
+      }
+    } else {
+      this.pointers = null;
     }
     this.pool = new RootChunkPool(threads);
   }
@@ -97,8 +108,10 @@ final class ChunkedLayerSampler implements AutoCloseable {
   }
 
   void reset() {
-    for (ForwardRowPointers table : pointers) {
-      table.reset();
+    if (pointers != null) {
+      for (ForwardRowPointers table : pointers) {
+        table.reset();
+      }
     }
   }
 
@@ -115,16 +128,16 @@ final class ChunkedLayerSampler implements AutoCloseable {
     }
     double earliest = Double.POSITIVE_INFINITY;
     for (int r = 0; r < roots.length; r++) {
-      if (roots[r] < 0 || roots[r] >= csr.nodeCount()) {
+      if (roots[r] < 0 || roots[r] >= rows.nodeCount()) {
         throw new IllegalArgumentException(
-            "root " + r + " is node " + roots[r] + ", outside 0.." + (csr.nodeCount() - 1));
+            "root " + r + " is node " + roots[r] + ", outside 0.." + (rows.nodeCount() - 1));
       }
       if (Double.isNaN(queryTimes[r])) {
         throw new IllegalArgumentException("root " + r + " has a NaN query time");
       }
       earliest = Math.min(earliest, queryTimes[r]);
     }
-    if (roots.length > 0) {
+    if (roots.length > 0 && pointers != null) {
       for (int k = 0; k < pointers.length; k++) {
         pointers[k].advance(roots, windows.boundary(earliest, k));
       }
@@ -163,14 +176,22 @@ final class ChunkedLayerSampler implements AutoCloseable {
     return layers;
   }
 
+  /**
+   * The first position of v's row at or after {@code t}, searched from the pointers that follow
+   * window boundary {@code boundary}, or by binary search without pointers.
+   */
+  private int firstAtOrAfter(int boundary, int v, double t) {
+    return pointers == null ? rows.firstAtOrAfter(v, t) : pointers[boundary].firstAtOrAfter(v, t);
+  }
+
   /** One layer of one snapshot: its inputs, the per-root search results and the output columns. */
   private final class LayerRun {
     private final int[] roots; // [R]
     private final double[] queryTimes; // [R]
     private final long[] keys; // [R] random-stream key of each root; unused without draws
     private final int fanout;
-    private final ForwardRowPointers startPointers; // null without windows
-    private final ForwardRowPointers endPointers;
+    private final int startBoundary; // -1 without windows
+    private final int endBoundary;
     private final int snapshot;
     private final long layerSeed;
     private final boolean propagate;
@@ -203,8 +224,8 @@ final class ChunkedLayerSampler implements AutoCloseable {
       this.propagate = propagate;
       this.keyChildren = keyChildren;
       int h = windows.history();
-      this.startPointers = windows.windowed() ? pointers[h - snapshot] : null;
-      this.endPointers = pointers[h - 1 - snapshot];
+      this.startBoundary = windows.windowed() ? h - snapshot : -1;
+      this.endBoundary = h - 1 - snapshot;
       this.lo = new int[roots.length];
       this.hi = new int[roots.length];
       this.offsets = new int[roots.length + 1];
@@ -212,15 +233,14 @@ final class ChunkedLayerSampler implements AutoCloseable {
 
     /** Pass 1: eligible positions and sample count of roots {@code [from, to)}. */
     void count(int from, int to) {
-      int[] rowOffsets = csr.offsets();
       for (int r = from; r < to; r++) {
         int v = roots[r];
         double t = queryTimes[r];
-        int end = endPointers.firstAtOrAfter(v, windows.windowEnd(t, snapshot));
+        int end = firstAtOrAfter(endBoundary, v, windows.windowEnd(t, snapshot));
         int start =
-            startPointers == null
-                ? rowOffsets[v]
-                : startPointers.firstAtOrAfter(v, windows.windowStart(t, snapshot));
+            startBoundary < 0
+                ? rows.rowStart(v)
+                : firstAtOrAfter(startBoundary, v, windows.windowStart(t, snapshot));
         lo[r] = start;
         hi[r] = end;
         offsets[r + 1] = picker.count(end - start, fanout);
@@ -243,9 +263,6 @@ final class ChunkedLayerSampler implements AutoCloseable {
 
     /** Pass 2: picks and writes the samples of roots {@code [from, to)}. */
     void fill(int from, int to) {
-      int[] rowNeighbors = csr.neighbors();
-      int[] rowEdgeIds = csr.edgeIds();
-      double[] rowTimes = csr.times();
       boolean draws = picker.draws();
       for (int r = from; r < to; r++) {
         int at = offsets[r];
@@ -253,6 +270,10 @@ final class ChunkedLayerSampler implements AutoCloseable {
         if (count == 0) {
           continue;
         }
+        int v = roots[r];
+        int[] rowNeighbors = rows.neighborsOf(v);
+        int[] rowEdgeIds = rows.edgeIdsOf(v);
+        double[] rowTimes = rows.timesOf(v);
         long rootSeed = draws ? RandomStreams.extend(layerSeed, keys[r]) : 0;
         picker.pick(lo[r], hi[r], count, rootSeed, edgeIds, at);
         double t = queryTimes[r];

@@ -7,13 +7,29 @@ package dev.depbloom.sampling;
 public final class NeighborSamplerFactory {
   private NeighborSamplerFactory() {}
 
-  public static NeighborSampler create(SamplerConfig config, TemporalCsr csr) {
+  /** A sampler with TGL's forward time pointers: its calls must not overlap. */
+  public static NeighborSampler create(SamplerConfig config, TemporalAdjacency rows) {
+    return create(config, rows, true);
+  }
+
+  /**
+   * A sampler without time pointers, whose calls may overlap (concurrent scoring): every search is
+   * a binary search over a row. It samples exactly what {@link #create} samples.
+   */
+  public static NeighborSampler createReentrant(SamplerConfig config, TemporalAdjacency rows) {
+    return create(config, rows, false);
+  }
+
+  private static NeighborSampler create(
+      SamplerConfig config, TemporalAdjacency rows, boolean timeCursors) {
     int[] fanouts = config.fanoutArray();
     SnapshotWindows windows = config.windows();
     return switch (config.strategy()) {
-      case RECENT -> new RecentNeighborSampler(csr, fanouts, windows, config.threads());
+      case RECENT ->
+          new RecentNeighborSampler(rows, fanouts, windows, config.threads(), timeCursors);
       case UNIFORM ->
-          new UniformNeighborSampler(csr, fanouts, windows, config.threads(), config.seed());
+          new UniformNeighborSampler(
+              rows, fanouts, windows, config.threads(), config.seed(), timeCursors);
     };
   }
 }

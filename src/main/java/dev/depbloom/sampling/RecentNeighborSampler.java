@@ -4,9 +4,9 @@ package dev.depbloom.sampling;
  * The {@code recent} strategy (TGN, APAN, JODIE-style models in TGL): per layer, each root gets its
  * last {@code n} incident events strictly before its query time, ordered oldest to newest; events
  * at the query time itself are excluded; a root with fewer earlier events gets all of them. "Last"
- * follows the row order of {@link TemporalCsr}, (time, event id), so among events with equal times
- * the higher event ids are the more recent. A self-loop counts twice, as it appears twice in its
- * node's row.
+ * follows the row order of {@link TemporalAdjacency}, (time, event id), so among events with equal
+ * times the higher event ids are the more recent. A self-loop counts twice, as it appears twice in
+ * its node's row.
  *
  * <p>Layer {@code l + 1}'s roots are layer {@code l}'s samples, queried at their edge times; with
  * {@link SnapshotWindows} the last {@code n} events inside each snapshot's window are taken, all
@@ -27,13 +27,27 @@ public final class RecentNeighborSampler implements NeighborSampler {
    *     of them until {@link #close()}
    */
   public RecentNeighborSampler(
-      TemporalCsr csr, int[] fanouts, SnapshotWindows windows, int threads) {
-    this.engine = new ChunkedLayerSampler(csr, fanouts, windows, threads, 0, new MostRecent());
+      TemporalAdjacency rows, int[] fanouts, SnapshotWindows windows, int threads) {
+    this(rows, fanouts, windows, threads, true);
+  }
+
+  /**
+   * As above; without {@code timeCursors} every search is a binary search and calls may overlap
+   * ({@link NeighborSamplerFactory#createReentrant}).
+   */
+  RecentNeighborSampler(
+      TemporalAdjacency rows,
+      int[] fanouts,
+      SnapshotWindows windows,
+      int threads,
+      boolean timeCursors) {
+    this.engine =
+        new ChunkedLayerSampler(rows, fanouts, windows, threads, 0, new MostRecent(), timeCursors);
   }
 
   /** Single-threaded, without snapshots. */
-  public RecentNeighborSampler(TemporalCsr csr, int... fanouts) {
-    this(csr, fanouts, SnapshotWindows.NONE, 1);
+  public RecentNeighborSampler(TemporalAdjacency rows, int... fanouts) {
+    this(rows, fanouts, SnapshotWindows.NONE, 1);
   }
 
   @Override

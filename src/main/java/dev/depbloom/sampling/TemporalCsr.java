@@ -11,7 +11,7 @@ import java.util.Arrays;
  * <p>Row of node v: positions {@code [offsets[v], offsets[v+1])} of {@link #neighbors()}, {@link
  * #edgeIds()} and {@link #times()}.
  */
-public final class TemporalCsr {
+public final class TemporalCsr implements TemporalAdjacency {
   private final int[] offsets; // [N + 1]
   private final int[] neighbors; // [entries]
   private final int[] edgeIds; // [entries]
@@ -66,17 +66,36 @@ public final class TemporalCsr {
     return new TemporalCsr(offsets, neighbors, edgeIds, times);
   }
 
+  @Override
   public int nodeCount() {
     return offsets.length - 1;
   }
 
   /** Row start of node v; the row ends at {@code rowStart(v + 1)}. */
+  @Override
   public int rowStart(int v) {
     return offsets[v];
   }
 
+  @Override
   public int rowEnd(int v) {
     return offsets[v + 1];
+  }
+
+  /** All rows share one array. */
+  @Override
+  public int[] neighborsOf(int v) {
+    return neighbors;
+  }
+
+  @Override
+  public int[] edgeIdsOf(int v) {
+    return edgeIds;
+  }
+
+  @Override
+  public double[] timesOf(int v) {
+    return times;
   }
 
   public int degree(int v) {
@@ -87,15 +106,17 @@ public final class TemporalCsr {
    * The first position in v's row whose time is at or after {@code t}, by binary search: the events
    * of v strictly before t are {@code [rowStart(v), result)}.
    */
+  @Override
   public int firstAtOrAfter(int v, double t) {
-    return firstAtOrAfter(offsets[v], offsets[v + 1], t);
+    return firstAtOrAfter(v, offsets[v], offsets[v + 1], t);
   }
 
   /**
    * The first position in {@code [from, to)} whose time is at or after {@code t}, or {@code to};
-   * the range must lie inside one row. Lets a search start from a known position (a time pointer).
+   * the range must lie inside v's row. Lets a search start from a known position (a time pointer).
    */
-  public int firstAtOrAfter(int from, int to, double t) {
+  @Override
+  public int firstAtOrAfter(int v, int from, int to, double t) {
     int lo = from;
     int hi = to;
     while (lo < hi) {

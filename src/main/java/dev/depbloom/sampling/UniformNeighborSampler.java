@@ -34,13 +34,29 @@ public final class UniformNeighborSampler implements NeighborSampler {
    * @param seed the run's seed for this component
    */
   public UniformNeighborSampler(
-      TemporalCsr csr, int[] fanouts, SnapshotWindows windows, int threads, long seed) {
-    this.engine = new ChunkedLayerSampler(csr, fanouts, windows, threads, seed, new UniformDraws());
+      TemporalAdjacency rows, int[] fanouts, SnapshotWindows windows, int threads, long seed) {
+    this(rows, fanouts, windows, threads, seed, true);
+  }
+
+  /**
+   * As above; without {@code timeCursors} every search is a binary search and calls may overlap
+   * ({@link NeighborSamplerFactory#createReentrant}).
+   */
+  UniformNeighborSampler(
+      TemporalAdjacency rows,
+      int[] fanouts,
+      SnapshotWindows windows,
+      int threads,
+      long seed,
+      boolean timeCursors) {
+    this.engine =
+        new ChunkedLayerSampler(
+            rows, fanouts, windows, threads, seed, new UniformDraws(), timeCursors);
   }
 
   /** Single-threaded, without snapshots. */
-  public UniformNeighborSampler(TemporalCsr csr, long seed, int... fanouts) {
-    this(csr, fanouts, SnapshotWindows.NONE, 1, seed);
+  public UniformNeighborSampler(TemporalAdjacency rows, long seed, int... fanouts) {
+    this(rows, fanouts, SnapshotWindows.NONE, 1, seed);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.depbloom.step;
 
-import dev.depbloom.data.EventStream;
+import dev.depbloom.data.StreamFeatures;
 import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.MemoryReader;
 import dev.depbloom.memory.MemoryStore;
@@ -45,7 +45,7 @@ import org.bytedeco.pytorch.global.torch;
 public final class DeviceStep {
   private final Replica replica;
   private final TemporalGnn model;
-  private final EventStream events;
+  private final StreamFeatures features; // what batches read of the stream
   private final ModelConfig config;
   private final RankDevice device; // the replica's: every batch is placed there
 
@@ -113,10 +113,11 @@ public final class DeviceStep {
     }
   }
 
-  public DeviceStep(Replica replica, EventStream events) {
+  /** A step of {@code replica} over a stream's {@code features} (fixed, or growing as served). */
+  public DeviceStep(Replica replica, StreamFeatures features) {
     this.replica = replica;
     this.model = replica.model();
-    this.events = events;
+    this.features = features;
     this.config = model.config();
     this.device = replica.device();
   }
@@ -264,7 +265,7 @@ public final class DeviceStep {
           BatchInputs.fetchWithSharedUpdate(
                   graph,
                   memories.get(0).store().view(memories.get(0).view()),
-                  events,
+                  features,
                   config.memory().combineNodeFeature())
               .on(device);
       Tensor index = device.place(Tensors.indices(rows));
@@ -294,12 +295,21 @@ public final class DeviceStep {
    * List)}: the test pass writes what its slices' shared update already computed.
    */
   public void write(BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
+    try (MemoryWrite w = writeOf(graph, shared, rows, memory, view)) {
+      memory.apply(view, w);
+    }
+  }
+
+  /**
+   * The write {@link #write} applies, returned instead: the caller applies it to view {@code view}
+   * of {@code memory} (before any other write to it) and closes it.
+   */
+  public MemoryWrite writeOf(
+      BatchGraph graph, Tensor shared, int[] rows, MemoryStore memory, int view) {
     try (StepScope scope = new StepScope();
         NoGradGuard noGrad = new NoGradGuard()) {
       Tensor updated = shared.index_select(0, device.place(Tensors.indices(rows))); // [U, dim]
-      try (MemoryWrite w = memoryWrite(graph, updated, memory.view(view))) {
-        memory.apply(view, w);
-      }
+      return memoryWrite(graph, updated, memory.view(view));
     }
   }
 
@@ -329,7 +339,7 @@ public final class DeviceStep {
       memory.awaitReadable(task.view(), graph.reads().distinctNodes(), task.round());
       reader = overlay != null ? overlay : memory.view(task.view());
     }
-    return BatchInputs.fetch(graph, reader, events, config.memory().combineNodeFeature())
+    return BatchInputs.fetch(graph, reader, features, config.memory().combineNodeFeature())
         .on(device);
   }
 
@@ -364,6 +374,6 @@ public final class DeviceStep {
         config.memory().timeDelta() == MemoryConfig.TimeDelta.MAIL ? read : null;
     return graph
         .writes()
-        .toMemoryWrite(Tensors.host(updated), events, graph.batch().events(), deltaBase);
+        .toMemoryWrite(Tensors.host(updated), features, graph.batch().events(), deltaBase);
   }
 }

@@ -45,17 +45,12 @@ public final class TrainingSession implements AutoCloseable {
     this.spec = spec;
     ModelConfig config = spec.config();
     TensorRuntime.applyThreads(spec.threads());
-    int edgeDim = spec.events().edgeFeatures().dim();
     int views = spec.memoryViews();
-    this.replica =
-        new Replica(
-            config,
-            spec.events().nodeFeatures().dim(),
-            edgeDim,
-            spec.learningRate(),
-            RandomStreams.derive(spec.seed(), RandomStreams.key("init")),
-            device);
-    this.memory = config.memory().enabled() ? memoryStore(spec, views) : MemoryStore.none();
+    this.replica = newReplica(spec, device);
+    this.memory =
+        config.memory().enabled()
+            ? memoryStore(spec, views, spec.events().nodeCount())
+            : MemoryStore.none();
     this.samplers = new ArrayList<>();
     this.csr = config.sampling().enabled() ? TemporalCsr.build(spec.events(), true) : null;
     if (csr != null) {
@@ -66,20 +61,37 @@ public final class TrainingSession implements AutoCloseable {
     this.negatives =
         NegativeSampler.forStream(spec.events(), spec.events().bipartite(), spec.seed());
     this.planner = new BatchPlanner(config);
-    this.step = new DeviceStep(replica, spec.events());
+    this.step = new DeviceStep(replica, spec.events().features());
+  }
+
+  /** The model replica of {@code spec}, its parameters initialised from the run seed. */
+  public static Replica newReplica(SessionSpec spec, RankDevice device) {
+    return new Replica(
+        spec.config(),
+        spec.events().nodeFeatures().dim(),
+        spec.events().edgeFeatures().dim(),
+        spec.learningRate(),
+        RandomStreams.derive(spec.seed(), RandomStreams.key("init")),
+        device);
   }
 
   private static NeighborSampler sampler(SessionSpec spec, TemporalCsr csr) {
+    return NeighborSamplerFactory.create(samplerConfig(spec), csr);
+  }
+
+  /**
+   * What the run's samplers sample (strategy, fanouts, snapshots, threads, seed): a sampler over
+   * any rows of the same events built from it samples what the session's samplers sample.
+   */
+  public static SamplerConfig samplerConfig(SessionSpec spec) {
     var s = spec.config().sampling();
-    SamplerConfig sc =
-        new SamplerConfig(
-            s.strategy(),
-            s.neighbors(),
-            s.history(),
-            s.history() > 1 ? s.duration() : 0,
-            spec.samplerThreads(),
-            RandomStreams.derive(spec.seed(), RandomStreams.key("sampler")));
-    return NeighborSamplerFactory.create(sc, csr);
+    return new SamplerConfig(
+        s.strategy(),
+        s.neighbors(),
+        s.history(),
+        s.history() > 1 ? s.duration() : 0,
+        spec.samplerThreads(),
+        RandomStreams.derive(spec.seed(), RandomStreams.key("sampler")));
   }
 
   public SessionSpec spec() {
@@ -135,14 +147,18 @@ public final class TrainingSession implements AutoCloseable {
    * memory-less models). The caller closes it.
    */
   public MemoryStore freshMemory() {
-    return memory.isNone() ? MemoryStore.none() : memoryStore(spec, 1);
+    return memory.isNone() ? MemoryStore.none() : memoryStore(spec, 1, spec.events().nodeCount());
   }
 
-  private static MemoryStore memoryStore(SessionSpec spec, int views) {
+  /**
+   * A memory store of {@code views} views shaped for {@code spec}'s model, with {@code rows} rows
+   * (the stream's nodes, or more for nodes a served stream adds), reset.
+   */
+  public static MemoryStore memoryStore(SessionSpec spec, int views, int rows) {
     ModelConfig config = spec.config();
     return new MemoryStore(
         views,
-        spec.events().nodeCount(),
+        rows,
         config.memory().dim(),
         config.memory().mailboxSize(),
         config.memory().mailDim(spec.events().edgeFeatures().dim()),

@@ -3,6 +3,7 @@ package dev.depbloom.train;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.eval.Evaluator;
+import dev.depbloom.eval.TestBatchListener;
 import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.eval.Validation;
 import dev.depbloom.memory.NodeMemory;
@@ -345,6 +346,11 @@ public final class Trainer implements AutoCloseable {
         epoch,
         "round " + round.index() + " (" + TrainingDivergedException.events(first, end) + ")",
         "training loss is " + loss);
+  }
+
+  /** Hands every scored test batch to {@code listener} ({@link Evaluator#onTestBatch}). */
+  public void onTestBatch(TestBatchListener listener) {
+    evaluator.onTestBatch(listener);
   }
 
   /** Fixes the events per scoring pass of the test (0: sized by memory); results do not change. */

@@ -41,7 +41,7 @@ class BatchPlacementTest {
       BatchGraph graph = host.planner().plan(batch, 3, host.sampler(0));
       var memory = host.memory().isNone() ? null : host.memory().view(0);
       boolean features = config.memory().combineNodeFeature();
-      BatchInputs in = BatchInputs.fetch(graph, memory, run.events(), features).on(META);
+      BatchInputs in = BatchInputs.fetch(graph, memory, run.events().features(), features).on(META);
       List<Tensor> all = tensors(in);
       assertTrue(all.size() >= 7, model + ": only " + all.size() + " tensors");
       for (Tensor t : all) {
@@ -49,7 +49,7 @@ class BatchPlacementTest {
       }
       if (memory != null) {
         BatchInputs shared =
-            BatchInputs.fetchWithSharedUpdate(graph, memory, run.events(), features)
+            BatchInputs.fetchWithSharedUpdate(graph, memory, run.events().features(), features)
                 .on(META)
                 .withSharedUpdateOf(memory, META);
         assertTrue(shared.jodieDelta.is_meta(), model + ": JODIE's deltas of another memory");

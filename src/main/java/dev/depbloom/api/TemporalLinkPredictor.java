@@ -1,0 +1,388 @@
+package dev.depbloom.api;
+
+import dev.depbloom.batch.Batch;
+import dev.depbloom.data.RandomStreams;
+import dev.depbloom.eval.Evaluator;
+import dev.depbloom.eval.EventSliceScorer;
+import dev.depbloom.memory.MemoryWrite;
+import dev.depbloom.step.BatchScores;
+import dev.depbloom.step.MemoryWriteSink;
+import dev.depbloom.step.ScoredMemory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A trained temporal link predictor, served: it keeps the model's memory current as events arrive
+ * and answers link probabilities from it.
+ *
+ * <p><b>One mechanism with the test.</b> Observing a batch of events runs the test protocol's code
+ * ({@link EventSliceScorer}, the device step, the planner, the memory store): the events join the
+ * neighbor index, the nodes they touch get their deferred memory update from the mails earlier
+ * batches left, and the batch writes memory and mails (TGL's semantics). {@link #observe} writes as
+ * TGL's replay does; {@link #scoreThenObserve} first scores the events (and candidates) on the
+ * memory before them, exactly as the continued test protocol scores a test batch, then writes. A
+ * predictor loaded from a run continues that run's continued protocol: observing its test events in
+ * its test batches gives its test scores. Calls of more than the run's batch size {@code B} are
+ * applied as consecutive batches of {@code B}.
+ *
+ * <p><b>Ids and time.</b> Node ids and times are the run's data's own. An unknown id in an observed
+ * event becomes a new node (dense ids after the data's, fresh memory, as a node unseen in training
+ * is in the test), up to {@link PredictorOptions#maxNewNodes()}; beyond it the call is refused. An
+ * unknown id in a score or rank reads as such a fresh node without being added. Events must arrive
+ * in time order: one before the newest observed event is refused (events at the same time are
+ * fine). Queries must not be before the newest observed event either: the memory has seen it.
+ *
+ * <p><b>Thread safety.</b> All methods may be called from any thread. Observing, snapshots and
+ * restores run one at a time (a writer lock). Scores and ranks run concurrently with each other and
+ * with an observe: each reads one version of the state — the memory, mailbox, neighbor index, node
+ * ids and version number after a whole number of batches — never part of a batch. Observing
+ * computes a batch's memory write without blocking readers; only the application of the write with
+ * the batch's index entries, new ids and version increment is exclusive (a read-write lock with a
+ * version counter: readers share it, the application holds it alone).
+ *
+ * <p>Native memory (model, memory, mailbox) is freed by {@link #close()}.
+ */
+public final class TemporalLinkPredictor implements AutoCloseable {
+  private static final long SCORE = RandomStreams.key("serve-score");
+
+  private final LoadedRun run;
+  private final VersionGuard guard;
+  private final PublishHook hook;
+  private final Object writerLock = new Object();
+  private ServingState state; // replaced only by restore, under the writer lock and the guard
+  private boolean closed; // set under the writer lock and the guard
+  private final AtomicLong observedEvents = new AtomicLong(); // since load
+
+  private TemporalLinkPredictor(LoadedRun run, VersionGuard guard, PublishHook hook) {
+    this.run = run;
+    this.guard = guard;
+    this.hook = hook;
+  }
+
+  /**
+   * The run in {@code runDir} (a folder written by {@code depbloom train}): its best checkpoint's
+   * parameters, config and data (node ids, edge features), and the memory its validation left
+   * behind over the training and validation events (the continued test protocol's start).
+   */
+  public static TemporalLinkPredictor load(Path runDir) {
+    return load(runDir, PredictorOptions.defaults());
+  }
+
+  /** As {@link #load(Path)}, set up by {@code options} (e.g. restored from a snapshot). */
+  public static TemporalLinkPredictor load(Path runDir, PredictorOptions options) {
+    return load(runDir, options, VersionGuard.readWriteLock(), PublishHook.NONE);
+  }
+
+  /** As {@link #load(Path, PredictorOptions)}, with another guard and a publish hook (tests). */
+  static TemporalLinkPredictor load(
+      Path runDir, PredictorOptions options, VersionGuard guard, PublishHook hook) {
+    LoadedRun run = LoadedRun.open(runDir, options);
+    TemporalLinkPredictor p = new TemporalLinkPredictor(run, guard, hook);
+    try {
+      if (options.snapshot() != null) {
+        p.state = ServingState.restored(run, options.snapshot());
+      } else {
+        p.state = options.emptyHistory() ? ServingState.empty(run) : ServingState.continued(run);
+      }
+      return p;
+    } catch (RuntimeException e) {
+      run.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Observes {@code events} (in time order, not before the newest observed event): they join the
+   * neighbor index and update memory as the test protocol's replay does. Returns the version after
+   * the last batch. Nothing is applied if an event is refused ({@link RejectedInputException}).
+   */
+  public long observe(List<Interaction> events) {
+    return apply(events, null, false).version();
+  }
+
+  /**
+   * Scores each event, and each of its {@code candidates} (or null: none) as destinations, on the
+   * memory before the event's batch, with the batch's earlier events among the neighbors — as the
+   * continued test protocol scores a test batch — then observes the events. Every event needs the
+   * same number of candidates.
+   */
+  public EventScores scoreThenObserve(List<Interaction> events, long[][] candidates) {
+    return apply(events, candidates, true);
+  }
+
+  private EventScores apply(List<Interaction> events, long[][] candidates, boolean score) {
+    Objects.requireNonNull(events, "events");
+    synchronized (writerLock) {
+      ServingState s = open();
+      PreparedEvents p = PreparedEvents.prepare(events, candidates, s, run);
+      int n = p.size();
+      float[] positive = new float[n];
+      float[][] scores = new float[n][p.k()];
+      try {
+        for (int from = 0; from < n; from += run.batchSize()) {
+          int to = Math.min(n, from + run.batchSize());
+          BatchScores b = applyBatch(s, p, from, to, score);
+          for (int i = from; b != null && i < to; i++) {
+            positive[i] = b.positive()[i - from];
+            for (int j = 0; j < p.k(); j++) {
+              scores[i][j] = b.negative()[j * (to - from) + i - from];
+            }
+          }
+        }
+      } catch (RuntimeException | Error e) {
+        s.discardPending();
+        throw e;
+      }
+      return new EventScores(s.version(), positive, scores);
+    }
+  }
+
+  /** Applies events {@code [from, to)} as one batch: computed, then published under the guard. */
+  private BatchScores applyBatch(
+      ServingState s, PreparedEvents p, int from, int to, boolean score) {
+    int b = to - from;
+    int k = p.k();
+    int[] edges = new int[b];
+    int[] roots = new int[(2 + k) * b];
+    double[] times = new double[roots.length];
+    for (int i = 0; i < b; i++) {
+      int e = from + i;
+      edges[i] = s.append(p.src()[e], p.dst()[e], p.time()[e], p.features()[e]);
+      roots[i] = p.src()[e];
+      roots[b + i] = p.dst()[e];
+      for (int j = 0; j < k; j++) {
+        roots[(2 + j) * b + i] = p.candidates()[j * p.size() + e];
+      }
+      for (int j = 0; j < 2 + k; j++) {
+        times[j * b + i] = p.time()[e];
+      }
+    }
+    Batch batch = new Batch(0, edges, roots, times);
+    long stream = Evaluator.testStream(run.run.seed(), edges[0]); // the test pass's streams
+    List<MemoryWrite> writes = new ArrayList<>(1);
+    MemoryWriteSink keep = (memory, write) -> writes.add(write);
+    try {
+      BatchScores out = null;
+      List<ScoredMemory> memories = memories(s);
+      if (score) {
+        out = s.writeScorer.score(batch, stream, s.writer(), memories, keep).get(0);
+      } else if (!memories.isEmpty()) {
+        s.writeScorer.replay(batch, stream, s.writer(), memories.get(0), keep);
+      }
+      double newest = p.time()[to - 1];
+      guard.publish(
+          () -> {
+            for (MemoryWrite w : writes) {
+              s.memory.apply(0, w);
+            }
+            hook.memoryWritten();
+            s.publish(newest);
+          });
+      observedEvents.addAndGet(b);
+      return out;
+    } finally {
+      for (MemoryWrite w : writes) {
+        w.close();
+      }
+    }
+  }
+
+  private static List<ScoredMemory> memories(ServingState s) {
+    return s.memory.isNone() ? List.of() : List.of(new ScoredMemory(s.memory, 0));
+  }
+
+  /** The probability that {@code source} interacts with {@code destination} at {@code time}. */
+  public float score(long source, long destination, double time) {
+    return score(List.of(new LinkQuery(source, destination, time))).scores()[0];
+  }
+
+  /** The probabilities of {@code queries}, all read from one version. */
+  public ScoredLinks score(List<LinkQuery> queries) {
+    Objects.requireNonNull(queries, "queries");
+    if (queries.isEmpty()) {
+      throw new RejectedInputException("request", -1, "pairs", "no pairs to score");
+    }
+    return guard.read(
+        () -> {
+          ServingState s = open();
+          int b = queries.size();
+          int[] roots = new int[2 * b];
+          double[] times = new double[2 * b];
+          for (int i = 0; i < b; i++) {
+            LinkQuery q = queries.get(i);
+            roots[i] = s.ids.denseOrBlank(q.source());
+            roots[b + i] = s.ids.denseOrBlank(q.destination());
+            times[i] = queryTime(s, q.time(), "query", i);
+            times[b + i] = times[i];
+          }
+          return new ScoredLinks(s.version(), read(s, roots, times, b).positive());
+        });
+  }
+
+  /**
+   * The {@code k} most likely destinations of {@code source} at {@code time} among {@code
+   * candidates}, best first, ties in candidate order; all read from one version.
+   */
+  public Ranking rank(long source, long[] candidates, double time, int k) {
+    Objects.requireNonNull(candidates, "candidates");
+    if (candidates.length == 0) {
+      throw new RejectedInputException("request", -1, "candidates", "no candidates to rank");
+    }
+    if (k < 1) {
+      throw new RejectedInputException("request", -1, "k", "expected k >= 1, got " + k);
+    }
+    return guard.read(
+        () -> {
+          ServingState s = open();
+          int c = candidates.length;
+          int[] roots = new int[1 + c]; // one event: [src | candidate 0 | candidates 1..c-1]
+          double[] times = new double[1 + c];
+          roots[0] = s.ids.denseOrBlank(source);
+          for (int j = 0; j < c; j++) {
+            roots[1 + j] = s.ids.denseOrBlank(candidates[j]);
+          }
+          Arrays.fill(times, queryTime(s, time, "request", -1));
+          BatchScores r = read(s, roots, times, 1);
+          float[] all = new float[c];
+          all[0] = r.positive()[0];
+          System.arraycopy(r.negative(), 0, all, 1, c - 1);
+          return new Ranking(s.version(), top(candidates, all, k));
+        });
+  }
+
+  /** The best {@code k} of {@code candidates} by {@code scores}, ties in candidate order. */
+  private static List<RankedNode> top(long[] candidates, float[] scores, int k) {
+    Integer[] order = new Integer[scores.length];
+    Arrays.setAll(order, i -> i);
+    Arrays.sort(order, (a, b) -> Float.compare(scores[b], scores[a])); // stable
+    List<RankedNode> out = new ArrayList<>();
+    for (int i = 0; i < Math.min(k, order.length); i++) {
+      out.add(new RankedNode(candidates[order[i]], scores[order[i]]));
+    }
+    return out;
+  }
+
+  /** A query's run time, refused when not finite or before the newest observed event. */
+  private double queryTime(ServingState s, double time, String item, int index) {
+    double t = time - run.timeOrigin();
+    if (!Double.isFinite(time) || t < s.newestTime()) {
+      throw new RejectedInputException(
+          item,
+          index,
+          "time",
+          Double.isFinite(time)
+              ? time
+                  + " is before the newest observed event ("
+                  + (s.newestTime() + run.timeOrigin())
+                  + "); the memory has already seen it"
+              : "expected a finite number, got " + time);
+    }
+    return t;
+  }
+
+  /** Scores roots {@code [src | dst | more destinations]} of {@code b} queries, writing nothing. */
+  private BatchScores read(ServingState s, int[] roots, double[] times, int b) {
+    int[] edges = new int[b];
+    Arrays.setAll(edges, i -> s.events.nextEdgeId() + i); // hypothetical events: never stored
+    Batch batch = new Batch(0, edges, roots, times);
+    long stream = RandomStreams.derive(run.run.seed(), SCORE, s.version());
+    try (EventSliceScorer scorer = new EventSliceScorer(s.step, run.planner, run.config, 1)) {
+      return scorer.score(batch, stream, s.reader(), s.memory, 0, false);
+    }
+  }
+
+  /**
+   * Writes the state — memory, mailbox, node ids, observed events (the neighbor index is rebuilt
+   * from them), version — to {@code file}, atomically; waits for a running observe. Returns the
+   * version written.
+   */
+  public long snapshot(Path file) {
+    synchronized (writerLock) {
+      ServingState s = open();
+      SnapshotFile.write(s, file);
+      return s.version();
+    }
+  }
+
+  /**
+   * Replaces the state with the snapshot in {@code file} (of this run, taken by {@link #snapshot}):
+   * what follows continues exactly as it would have after the snapshot was taken.
+   */
+  public void restore(Path file) {
+    synchronized (writerLock) {
+      ServingState old = open();
+      ServingState restored = ServingState.restored(run, file);
+      guard.publish(() -> state = restored);
+      old.close();
+    }
+  }
+
+  /** The version readers see: batches observed since load (or restored with a snapshot). */
+  public long version() {
+    return guard.read(() -> open().version());
+  }
+
+  /** Events observed through this predictor since it was loaded. */
+  public long observedEvents() {
+    return observedEvents.get();
+  }
+
+  /** The newest observed event's time, in the data's unit (negative infinity before any). */
+  public double newestTime() {
+    return guard.read(() -> open().newestTime() + run.timeOrigin());
+  }
+
+  /** Nodes known: the run's data's and those observed events added. */
+  public int nodeCount() {
+    return guard.read(() -> open().ids.baseCount() + open().ids.addedCount());
+  }
+
+  /** Nodes observed events added, at most {@link #maxNewNodes()}. */
+  public int newNodeCount() {
+    return guard.read(() -> open().ids.addedCount());
+  }
+
+  public int maxNewNodes() {
+    return run.maxNewNodes;
+  }
+
+  /** Width of the edge features an observed event may carry (0: none). */
+  public int edgeFeatureDim() {
+    return run.run.events().edgeFeatures().dim();
+  }
+
+  /** Events a batch holds at most: the run's batch size. */
+  public int batchSize() {
+    return run.batchSize();
+  }
+
+  /** The model's name ({@code tgn}, {@code jodie}, ...). */
+  public String modelName() {
+    return run.config.name();
+  }
+
+  /** The state, or an error once closed; call under the writer lock or the guard. */
+  private ServingState open() {
+    if (closed) {
+      throw new IllegalStateException("the predictor is closed");
+    }
+    return state;
+  }
+
+  /** Frees the native memory, once running calls have finished; later calls fail. */
+  @Override
+  public void close() {
+    synchronized (writerLock) {
+      if (closed) {
+        return;
+      }
+      guard.publish(() -> closed = true);
+      state.close();
+      run.close();
+    }
+  }
+}

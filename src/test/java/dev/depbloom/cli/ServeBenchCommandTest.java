@@ -1,0 +1,42 @@
+package dev.depbloom.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.depbloom.api.ServedRuns;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code depbloom bench serve} runs on a trained run and prints its table (speed not asserted). */
+class ServeBenchCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void printsAMarkdownTableOfEveryOperation() {
+    Path data = ServedRuns.writeStream(dir.resolve("events.csv"));
+    Path run = ServedRuns.train(data, "tgn", dir.resolve("run"));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    var cl = Main.commandLine();
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int status = cl.execute("bench", "serve", run.toString(), "--repeats", "40", "--http");
+    assertEquals(0, status, err.toString());
+    String table = out.toString();
+    for (String row :
+        new String[] {
+          "| score | 1 | 40 |",
+          "| score | 100 | 20 |", // 40 * 25 / 100 = 10 calls, at least 20
+          "| observe | 1 | 90 |",
+          "| observe | 600 | 0 |", // 90 test events: too few for a batch of 600
+          "| score over HTTP | 1 | 200 |",
+          "| training pass of the run (its metrics) |",
+          "garbage collection: "
+        }) {
+      assertTrue(table.contains(row), row + " missing from\n" + table);
+    }
+  }
+}
