@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Summarises the parts of the converged comparison (bench/converged-comparison.sh).
+
+Reads OUT/PART/comparison.json for every PART folder under OUT (default runs/converged) and prints,
+as markdown, per part and clock: the fastest disttgl row and the fastest depbloom row to the target
+(first crossing and sustained), their times and the ratio, and then the mean ratio per clock over
+the parts: the paper's goal is a mean of at least 2.84x on the A100 model. Only the Python standard
+library; figures are read, never recomputed from timings.
+
+Usage: bench/converged-summary.py [OUT] [--clocks here,measured,a100-pcie]
+"""
+import json
+import os
+import statistics
+import sys
+
+args = [a for a in sys.argv[1:] if not a.startswith("--")]
+out = args[0] if args else "runs/converged"
+clocks = ["here", "measured", "a100-pcie", "a100-nvlink", "h200"]
+for i, a in enumerate(sys.argv):
+    if a == "--clocks":
+        clocks = sys.argv[i + 1].split(",")
+
+CLOCK_KIND = {"here": "measured on 2 CPU workers", "measured": "projected (this machine's costs)"}
+
+
+def fastest(rows, prefix, clock, key, exclude=None):
+    best = None
+    for r in rows:
+        if not r["label"].startswith(prefix) or (exclude and exclude in r["label"]):
+            continue
+        t = r["targets"].get(clock, {}).get(key)
+        if t is not None and (best is None or t < best[1]):
+            best = (r, t)
+    return best
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:.1f}" if x >= 10 else f"{x:.2f}"
+
+
+parts = sorted(
+    p for p in os.listdir(out) if os.path.isfile(os.path.join(out, p, "comparison.json"))
+)
+timings = {}
+if os.path.isfile(os.path.join(out, "timings.txt")):
+    for line in open(os.path.join(out, "timings.txt")):
+        name, _, secs = line.partition(":")
+        timings[name.strip()] = secs.strip()
+print("| part | model | G | bench wall time | sequential best val AP | best disttgl row (val AP) | best depbloom row (val AP) | rows stopped by the cap |")
+print("|---|---|---|---|---|---|---|---|")
+for part in parts:
+    d = json.load(open(os.path.join(out, part, "comparison.json")))
+    rows = d["rows"]
+    cap = d["maxTrainedSplits"] * d["trainEvents"]
+
+    def best(prefix):
+        r = max((r for r in rows if r["label"].startswith(prefix)), key=lambda r: r["run"]["bestValAp"])
+        return f"{r['label']} ({r['run']['bestValAp']:.4f})"
+
+    capped = sum(1 for r in rows if r["run"]["validations"][-1]["trainedEvents"] >= cap)
+    print(
+        f"| [{part}](converged/{part}/comparison.md) | {d['model']} | {d['devices']} | {timings.get(part, '-')} | "
+        f"{rows[0]['run']['bestValAp']:.4f} | {best('disttgl')} | {best('depbloom')} | {capped} of {len(rows)} |"
+    )
+print()
+# "depbloom" rows: every DepBloom row; "paper" rows: without prefill (ours, not the paper's)
+VARIANTS = {"depbloom": None, "paper": "prefill"}
+ratios = {(c, k, v): [] for c in clocks for k in ("seconds", "sustainedSeconds") for v in VARIANTS}
+print("| part | clock | target | DepBloom rows | fastest disttgl (s) | fastest depbloom (s) | ratio | sustained: disttgl / depbloom (s) | ratio |")
+print("|---|---|---|---|---|---|---|---|---|")
+for part in parts:
+    d = json.load(open(os.path.join(out, part, "comparison.json")))
+    rows = d["rows"]
+    for clock in clocks:
+        if not all(clock in r["targets"] for r in rows):
+            continue
+        for variant, exclude in VARIANTS.items():
+            cells = []
+            for key in ("seconds", "sustainedSeconds"):
+                dt = fastest(rows, "disttgl", clock, key)
+                db = fastest(rows, "depbloom", clock, key, exclude)
+                if dt and db:
+                    ratio = dt[1] / db[1]
+                    ratios[(clock, key, variant)].append(ratio)
+                    cells.append(f"{dt[0]['label']} {fmt(dt[1])} | {db[0]['label']} {fmt(db[1])} | **{ratio:.2f}x**")
+                else:
+                    cells.append(
+                        f"{dt[0]['label'] + ' ' + fmt(dt[1]) if dt else 'none reached'} | "
+                        f"{db[0]['label'] + ' ' + fmt(db[1]) if db else 'none reached'} | -"
+                    )
+            kind = CLOCK_KIND.get(clock, "projected (GPU model)")
+            which = "all" if variant == "depbloom" else "without prefill"
+            print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {which} | {cells[0]} | {cells[1]} |")
+print()
+print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio |")
+print("|---|---|---|---|---|")
+for clock in clocks:
+    for variant in VARIANTS:
+        a, b = ratios[(clock, "seconds", variant)], ratios[(clock, "sustainedSeconds", variant)]
+        if a or b:
+            which = "all" if variant == "depbloom" else "without prefill"
+            m = lambda v: f"{statistics.mean(v):.2f}x" if v else "-"
+            print(f"| {clock} | {which} | {m(a)} | {m(b)} | {len(a)} / {len(b)} |")
