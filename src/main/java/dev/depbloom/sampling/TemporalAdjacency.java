@@ -42,7 +42,14 @@ public interface TemporalAdjacency {
    * {@code to}. Lets a search start from a known position (a time pointer).
    */
   default int firstAtOrAfter(int v, int from, int to, double t) {
-    double[] times = timesOf(v);
+    return firstAtOrAfter(timesOf(v), from, to, t);
+  }
+
+  /**
+   * The first position in {@code [from, to)} of the ascending {@code times} whose time is at or
+   * after {@code t}, or {@code to}: the binary search every implementation shares.
+   */
+  static int firstAtOrAfter(double[] times, int from, int to, double t) {
     int lo = from;
     int hi = to;
     while (lo < hi) {

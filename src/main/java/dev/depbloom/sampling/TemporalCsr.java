@@ -117,17 +117,7 @@ public final class TemporalCsr implements TemporalAdjacency {
    */
   @Override
   public int firstAtOrAfter(int v, int from, int to, double t) {
-    int lo = from;
-    int hi = to;
-    while (lo < hi) {
-      int mid = (lo + hi) >>> 1;
-      if (times[mid] < t) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
+    return TemporalAdjacency.firstAtOrAfter(times, from, to, t);
   }
 
   /** Shared arrays; callers must not modify them. */
