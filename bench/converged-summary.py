@@ -7,19 +7,26 @@ as markdown, per part and clock: the fastest disttgl row and the fastest depbloo
 the parts: the paper's goal is a mean of at least 2.84x on the A100 model. Only the Python standard
 library; figures are read, never recomputed from timings.
 
-Usage: bench/converged-summary.py [OUT] [--clocks here,measured,a100-pcie]
+With --read-factor PREFIX=R,... (R from bench/disttgl-read-rows.py for the parts whose name starts
+with PREFIX) it also prints how much the projection may understate the fastest disttgl row's time:
+DistTGL gathers R times the distinct memory rows the projection charges, so its time grows by at
+most (R - 1) x (its host traffic + daemon time), both as charged.
+
+Usage: bench/converged-summary.py [OUT] [--clocks here,measured,a100-pcie] [--read-factor wiki=1.22]
 """
+import argparse
 import json
 import os
 import statistics
-import sys
 
-args = [a for a in sys.argv[1:] if not a.startswith("--")]
-out = args[0] if args else "runs/converged"
-clocks = ["here", "measured", "a100-pcie", "a100-nvlink", "h200"]
-for i, a in enumerate(sys.argv):
-    if a == "--clocks":
-        clocks = sys.argv[i + 1].split(",")
+parser = argparse.ArgumentParser(description="Summarises the parts of the converged comparison.")
+parser.add_argument("out", nargs="?", default="runs/converged", help="folder of the parts")
+parser.add_argument("--clocks", default="here,measured,a100-pcie,a100-nvlink,h200")
+parser.add_argument("--read-factor", default="", help="PREFIX=R,... (bench/disttgl-read-rows.py)")
+options = parser.parse_args()
+out = options.out
+clocks = options.clocks.split(",")
+read_factors = {k: float(v) for k, v in (kv.split("=") for kv in options.read_factor.split(",") if kv)}
 
 CLOCK_KIND = {"here": "measured on 2 CPU workers", "measured": "projected (this machine's costs)"}
 
@@ -102,3 +109,20 @@ for clock in clocks:
             which = "all" if variant == "depbloom" else "without prefill"
             m = lambda v: f"{statistics.mean(v):.2f}x" if v else "-"
             print(f"| {clock} | {which} | {m(a)} | {m(b)} | {len(a)} / {len(b)} |")
+
+if read_factors:
+    print()
+    print("| part | clock | fastest disttgl (first crossing) | host traffic + daemon, share of its time | R | its time understated by at most |")
+    print("|---|---|---|---|---|---|")
+    for part in parts:
+        factor = next((r for prefix, r in read_factors.items() if part.startswith(prefix)), None)
+        if factor is None:
+            continue
+        rows = json.load(open(os.path.join(out, part, "comparison.json")))["rows"]
+        for clock in clocks:
+            dt = fastest(rows, "disttgl", clock, "seconds")
+            gpu = dt[0]["run"].get("gpu", {}).get(clock) if dt else None
+            if gpu is None:
+                continue
+            share = (gpu["hostTraffic"] + gpu["daemon"]) / gpu["seconds"]
+            print(f"| {part} | {clock} | {dt[0]['label']} | {100 * share:.1f}% | {factor:.2f} | {100 * (factor - 1) * share:.1f}% |")

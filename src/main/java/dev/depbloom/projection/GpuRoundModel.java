@@ -41,7 +41,11 @@ import java.util.TreeMap;
  * time deltas, the features it reads), are copied in through pinned memory before its kernels (in
  * parallel with a trainer's wait for its daemon). Not modelled, for either placement: a chain's
  * rows the next round reads from the cold commit are taken to land in time; the CPU work of the
- * coordinator (planning, merging the round's writes) beyond sampling.
+ * coordinator (planning, merging the round's writes) beyond sampling. A DistTGL trainer is charged
+ * the distinct rows of its batch; DistTGL deduplicates its positive and negative graphs' nodes
+ * apart (amazon-science/disttgl utils.py {@code to_dgl_blocks}, {@code combine_mfgs}), so it
+ * gathers somewhat more ({@code bench/disttgl-read-rows.py}: 1.22x on Wikipedia with TGN's 10
+ * neighbours, 1.57x on email-Eu), which this model understates.
  */
 public final class GpuRoundModel {
   private final DeviceModel model;
