@@ -28,9 +28,12 @@ declare -A PARTS=(
   [email-tgn-g4-s0]="${email[*]} --model tgn --devices 4 --seed 0"
   [email-tgn-g8-s1]="${email[*]} --model tgn --devices 8 --seed 1"
   [email-tgn-g8-s2]="${email[*]} --model tgn --devices 8 --seed 2"
+  [email-tgn-g4-s1]="${email[*]} --model tgn --devices 4 --seed 1"
+  [email-tgn-g4-s2]="${email[*]} --model tgn --devices 4 --seed 2"
 )
 ORDER=(wiki-tgn-g8-s0 wiki-tgn-g4-s0 wiki-jodie-g8-s0 wiki-apan-g8-s0 email-tgn-g8-s0 wiki-tgn-g8-s1
-  wiki-tgn-g8-s2 wiki-tgn-g4-s1 wiki-tgn-g4-s2 email-tgn-g4-s0 email-tgn-g8-s1 email-tgn-g8-s2)
+  wiki-tgn-g8-s2 wiki-tgn-g4-s1 wiki-tgn-g4-s2 email-tgn-g4-s0 email-tgn-g8-s1 email-tgn-g8-s2
+  email-tgn-g4-s1 email-tgn-g4-s2)
 names=("${@:-${ORDER[@]}}")
 for name in "${names[@]}"; do
   [[ -n "${PARTS[$name]:-}" ]] || { echo "unknown part $name (parts: ${ORDER[*]})" >&2; exit 2; }
