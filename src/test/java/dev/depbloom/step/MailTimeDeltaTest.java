@@ -1,31 +1,24 @@
 package dev.depbloom.step;
 
+import static dev.depbloom.step.HandBuiltMemoryStream.firstBatch;
+import static dev.depbloom.step.HandBuiltMemoryStream.hidden;
+import static dev.depbloom.step.HandBuiltMemoryStream.row;
+import static dev.depbloom.step.HandBuiltMemoryStream.secondBatch;
+import static dev.depbloom.step.HandBuiltMemoryStream.updaterInput;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.Split;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.TemporalGnn;
-import dev.depbloom.model.config.ConfigReader;
-import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
-import dev.depbloom.tensor.ThreadBudget;
-import dev.depbloom.train.RunConfig;
-import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
-import java.util.Map;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.RNNCellImpl;
 import org.bytedeco.pytorch.StringTensorDict;
-import org.bytedeco.pytorch.Tensor;
-import org.bytedeco.pytorch.TensorVector;
-import org.bytedeco.pytorch.global.torch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,47 +28,30 @@ import org.junit.jupiter.api.Test;
  * encodes that interval, not the time since the memory's update at the read.
  */
 class MailTimeDeltaTest {
-  private static final int DIM = 4;
-  private static final int TIME_DIM = 3;
-  private static final int EDGE_DIM = 2;
-  private static final int CONTENT_DIM = 2 * DIM + EDGE_DIM;
+  private static final int DIM = HandBuiltMemoryStream.DIM;
+  private static final int TIME_DIM = HandBuiltMemoryStream.TIME_DIM;
+  private static final int CONTENT_DIM = 2 * DIM + HandBuiltMemoryStream.EDGE_DIM;
   private static final int MAIL_DIM = CONTENT_DIM + 1; // the time delta last
 
-  //  event:   0       1       2       3       4
-  //  src:     0       2       0       0       3
-  //  dst:     1       1       3       1       2
-  //  time:    1       2       3       5       6
-  private final EventStream events =
-      TinyStreams.of(
-          5,
-          new int[] {0, 2, 0, 0, 3},
-          new int[] {1, 1, 3, 1, 2},
-          new double[] {1, 2, 3, 5, 6},
-          EDGE_DIM);
-
-  private final ModelConfig config =
-      ConfigReader.parse(
-          "sampling: {no_sample: true}\n"
-              + "memory: {type: node, dim_out: 4, dim_time: 3, memory_update: rnn,"
-              + " time_delta: mail}\n"
-              + "gnn: {arch: identity, time_transform: jodie}\n"
-              + "train: {batch_size: 3}\n",
-          "test",
-          "jodie-mail",
-          Map.of());
+  private final HandBuiltMemoryStream stream =
+      new HandBuiltMemoryStream(
+          "memory: {type: node, dim_out: 4, dim_time: 3, memory_update: rnn, time_delta: mail}\n"
+              + "gnn: {arch: identity, time_transform: jodie}\n",
+          "jodie-mail");
+  private final EventStream events = stream.events;
 
   @Test
   void eachMailCarriesItsEventTimeMinusTheMemoryTimeBeforeTheEvent() {
     try (StepScope scope = new StepScope();
-        TrainingSession session = session();
+        TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       NodeMemory memory = session.memory().view(0);
       session.replica().model().eval();
-      step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
+      step.evaluate(firstBatch(events), 0);
       assertEquals(MAIL_DIM, memory.mailboxTensor().size(1));
       // from fresh memory (time 0): node 0's last event is event 2 (t=3), node 1's event 1 (t=2)
       assertArrayEquals(new float[] {3, 2, 2, 3, 0}, deltas(memory));
-      step.evaluate(Batch.of(events, 1, 3, 5, new int[] {4, 4}), 1);
+      step.evaluate(secondBatch(events), 1);
       // event 3 (t=5) after memory times 3 and 2; event 4 (t=6) after 3 and 2
       assertArrayEquals(new float[] {5 - 3, 5 - 2, 6 - 2, 6 - 3, 0}, deltas(memory));
     }
@@ -84,15 +60,15 @@ class MailTimeDeltaTest {
   @Test
   void theUpdateEncodesTheMailsDeltaNotTheTimeSinceTheMemorysUpdate() {
     try (StepScope scope = new StepScope();
-        TrainingSession session = session();
+        TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       model.eval();
-      step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
+      step.evaluate(firstBatch(events), 0);
       float[] mail0 = row(memory.mailboxTensor(), 0);
       float[] mem0 = row(memory.memoryTensor(), 0);
-      step.evaluate(Batch.of(events, 1, 3, 5, new int[] {4, 4}), 1);
+      step.evaluate(secondBatch(events), 1);
 
       // event 3 reads node 0 at t=5; its mail (event 2, t=3) carries 3 - 0 = 3, not 5 - 3
       float[] content = Arrays.copyOf(mail0, CONTENT_DIM);
@@ -108,12 +84,12 @@ class MailTimeDeltaTest {
   @Test
   void aNodeWithoutMailIsUpdatedAlikeWhateverItsReadTime() {
     try (StepScope scope = new StepScope();
-        TrainingSession session = session();
+        TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       model.eval();
-      step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
+      step.evaluate(firstBatch(events), 0);
       // nodes 0..3 are first read at times 1 to 3 with an empty mail, whose delta is 0
       float[] fromZero =
           expected(referenceRnn(model), model, new float[CONTENT_DIM], 0, new float[DIM]);
@@ -146,10 +122,10 @@ class MailTimeDeltaTest {
   }
 
   private float[] firstBatchDeltas(Path path) {
-    try (TrainingSession session = session();
+    try (TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
-      Batch batch = Batch.of(events.relativeToFirstEvent(), 0, 0, 3, new int[] {4, 4, 4});
+      Batch batch = firstBatch(events.relativeToFirstEvent());
       switch (path) {
         case EVALUATE -> {
           model.eval();
@@ -166,19 +142,6 @@ class MailTimeDeltaTest {
       }
       return deltas(session.memory().view(0));
     }
-  }
-
-  private TrainingSession session() {
-    return new TrainingSession(
-        new TrainingRun(
-                events,
-                "hand-built",
-                Split.of(events),
-                new RunConfig(config, ScheduleConfig.SEQUENTIAL),
-                7,
-                new ThreadBudget(1, 1),
-                1)
-            .session());
   }
 
   /** The time-delta column of every node's mail. */
@@ -202,16 +165,7 @@ class MailTimeDeltaTest {
   private static float[] expected(
       RNNCellImpl rnn, TemporalGnn model, float[] content, double dt, float[] memory) {
     try (NoGradGuard g = new NoGradGuard()) {
-      StringTensorDict p = model.named_parameters();
-      Tensor w = p.get("memory_updater.time.w.weight").view(-1);
-      Tensor b = p.get("memory_updater.time.w.bias");
-      Tensor te = w.mul(Tensors.scalar(dt)).add(b).cos().view(1, TIME_DIM);
-      Tensor x = torch.cat(new TensorVector(Tensors.floats(content, 1, CONTENT_DIM), te), 1);
-      return Tensors.toFloats(rnn.forward(x, Tensors.floats(memory, 1, DIM)));
+      return Tensors.toFloats(rnn.forward(updaterInput(model, content, dt), hidden(memory)));
     }
-  }
-
-  private static float[] row(Tensor t, int row) {
-    return Tensors.toFloats(t.select(0, row));
   }
 }

@@ -1,31 +1,25 @@
 package dev.depbloom.step;
 
+import static dev.depbloom.step.HandBuiltMemoryStream.assertRow;
+import static dev.depbloom.step.HandBuiltMemoryStream.firstBatch;
+import static dev.depbloom.step.HandBuiltMemoryStream.hidden;
+import static dev.depbloom.step.HandBuiltMemoryStream.row;
+import static dev.depbloom.step.HandBuiltMemoryStream.secondBatch;
+import static dev.depbloom.step.HandBuiltMemoryStream.updaterInput;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
-import dev.depbloom.data.Split;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.model.TemporalGnn;
-import dev.depbloom.model.config.ConfigReader;
-import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.SigmoidTanh;
-import dev.depbloom.schedule.ScheduleConfig;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
-import dev.depbloom.tensor.ThreadBudget;
-import dev.depbloom.train.RunConfig;
-import dev.depbloom.train.TrainingRun;
-import java.util.Map;
 import org.bytedeco.pytorch.GRUCellImpl;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.StringTensorDict;
-import org.bytedeco.pytorch.Tensor;
-import org.bytedeco.pytorch.TensorVector;
-import org.bytedeco.pytorch.global.torch;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,42 +27,26 @@ import org.junit.jupiter.api.Test;
  * concatenated inputs: what is written, by whom, dated when.
  */
 class MemorySemanticsTest {
-  private static final int DIM = 4;
-  private static final int TIME_DIM = 3;
-  private static final int EDGE_DIM = 2;
-  private static final int MAIL_DIM = 2 * DIM + EDGE_DIM;
+  private static final int DIM = HandBuiltMemoryStream.DIM;
+  private static final int TIME_DIM = HandBuiltMemoryStream.TIME_DIM;
+  private static final int MAIL_DIM = 2 * DIM + HandBuiltMemoryStream.EDGE_DIM;
 
-  //  event:   0       1       2       3       4
-  //  src:     0       2       0       0       3
-  //  dst:     1       1       3       1       2
-  //  time:    1       2       3       5       6
-  private final EventStream events =
-      TinyStreams.of(
-          5,
-          new int[] {0, 2, 0, 0, 3},
-          new int[] {1, 1, 3, 1, 2},
-          new double[] {1, 2, 3, 5, 6},
-          EDGE_DIM);
-
-  private final ModelConfig config =
-      ConfigReader.parse(
-          "sampling: {no_sample: true}\n"
-              + "memory: {type: node, dim_out: 4, dim_time: 3, memory_update: gru}\n"
-              + "gnn: {arch: identity}\n"
-              + "train: {batch_size: 3}\n",
-          "test",
-          "gru-identity",
-          Map.of());
+  private final HandBuiltMemoryStream stream =
+      new HandBuiltMemoryStream(
+          "memory: {type: node, dim_out: 4, dim_time: 3, memory_update: gru}\n"
+              + "gnn: {arch: identity}\n",
+          "gru-identity");
+  private final EventStream events = stream.events;
 
   @Test
   void batchWritesLastOccurrenceOfTrueEndpointsAndNeverNegatives() {
     try (StepScope scope = new StepScope();
-        TrainingSession session = session();
+        TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       model.eval();
-      step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
+      step.evaluate(firstBatch(events), 0);
 
       GRUCellImpl gru = referenceGru(model);
       // node 0: events 0 and 2; event 2 (t=3) wins. Node 1: events 0, 1; event 1 wins.
@@ -98,15 +76,15 @@ class MemorySemanticsTest {
   @Test
   void nextBatchAppliesStoredMailWithTimeSinceLastUpdate() {
     try (StepScope scope = new StepScope();
-        TrainingSession session = session();
+        TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       model.eval();
-      step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0);
+      step.evaluate(firstBatch(events), 0);
       float[] mail0 = row(memory.mailboxTensor(), 0);
       float[] mem0 = row(memory.memoryTensor(), 0);
-      step.evaluate(Batch.of(events, 1, 3, 5, new int[] {4, 4}), 1);
+      step.evaluate(secondBatch(events), 1);
 
       // event 3 reads node 0 at t=5: GRU([mail0 || te(5 - 3)], mem0)
       float[] expected = expected(referenceGru(model), model, mail0, 5 - 3, mem0);
@@ -131,25 +109,23 @@ class MemorySemanticsTest {
   @Test
   void memoryTimeNeverMovesBackwards() {
     try (StepScope scope = new StepScope();
-        TrainingSession session = session();
+        TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       model.eval();
-      step.evaluate(Batch.of(events, 1, 3, 5, new int[] {4, 4}), 1);
-      assertThrows(
-          IllegalStateException.class,
-          () -> step.evaluate(Batch.of(events, 0, 0, 3, new int[] {4, 4, 4}), 0));
+      step.evaluate(secondBatch(events), 1);
+      assertThrows(IllegalStateException.class, () -> step.evaluate(firstBatch(events), 0));
     }
   }
 
   private float[] runFirstBatch(boolean train) {
-    try (TrainingSession session = session();
+    try (TrainingSession session = stream.session();
         Steps step = new Steps(session)) {
       TemporalGnn model = session.replica().model();
       NodeMemory memory = session.memory().view(0);
       // the run's events: times relative to the first event, as training reads them
-      Batch batch = Batch.of(session.spec().events(), 0, 0, 3, new int[] {4, 4, 4});
+      Batch batch = firstBatch(session.spec().events());
       if (train) {
         model.train(true);
         step.train(0, 0, 3, 1);
@@ -159,19 +135,6 @@ class MemorySemanticsTest {
       }
       return Tensors.toFloats(memory.memoryTensor());
     }
-  }
-
-  private TrainingSession session() {
-    return new TrainingSession(
-        new TrainingRun(
-                events,
-                "hand-built",
-                Split.of(events),
-                new RunConfig(config, ScheduleConfig.SEQUENTIAL),
-                7,
-                new ThreadBudget(1, 1),
-                1)
-            .session());
   }
 
   /** libtorch's GRUCell with the updater's parameters, for concatenated {@code [mail || time]}. */
@@ -194,21 +157,8 @@ class MemorySemanticsTest {
   private static float[] expected(
       GRUCellImpl gru, TemporalGnn model, float[] mail, double dt, float[] memory) {
     try (NoGradGuard g = new NoGradGuard()) {
-      StringTensorDict p = model.named_parameters();
-      Tensor w = p.get("memory_updater.time.w.weight").view(-1);
-      Tensor b = p.get("memory_updater.time.w.bias");
-      Tensor te = w.mul(Tensors.scalar(dt)).add(b).cos().view(1, TIME_DIM);
-      Tensor x = torch.cat(new TensorVector(Tensors.floats(mail, 1, MAIL_DIM), te), 1);
-      return Tensors.toFloats(gru.forward(x, Tensors.floats(memory, 1, DIM)));
+      return Tensors.toFloats(gru.forward(updaterInput(model, mail, dt), hidden(memory)));
     }
-  }
-
-  private static float[] row(Tensor t, int row) {
-    return Tensors.toFloats(t.select(0, row));
-  }
-
-  private static void assertRow(float[] expected, Tensor t, int row) {
-    assertArrayEquals(expected, row(t, row), 1e-6f, "row " + row);
   }
 
   private static float[] concat(float[]... parts) {
