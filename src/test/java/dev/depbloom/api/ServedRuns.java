@@ -1,14 +1,10 @@
 package dev.depbloom.api;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import dev.depbloom.cli.Main;
+import dev.depbloom.cli.CliRuns;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.load.LoadOptions;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,11 +94,7 @@ public final class ServedRuns {
     if (model.equals("dysat")) {
       args.addAll(List.of("--set", "sampling.duration=20"));
     }
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(new StringWriter(), true));
-    cl.setErr(new PrintWriter(err, true));
-    assertEquals(0, cl.execute(args.toArray(new String[0])), err.toString());
+    CliRuns.execute(args).succeeded();
     return out;
   }
 

@@ -13,34 +13,63 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Runs of the command line in this JVM, and what a run folder says, for the CLI tests. */
-final class CliRuns {
+/**
+ * Runs of the command line in this JVM, and what a run folder says, for the tests of the command
+ * line and of what it writes.
+ */
+public final class CliRuns {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private CliRuns() {}
 
-  /** A finished run: its {@code --json} summary and what it wrote to standard error. */
-  record Finished(JsonNode summary, String err) {}
+  /** What a run of the command line printed, and its exit status. */
+  public record Outcome(int status, String out, String err) {
+    /** The last line of standard output as JSON (the {@code --json} summary). */
+    public JsonNode summary() {
+      List<String> lines = out.strip().lines().toList();
+      try {
+        return JSON.readTree(lines.get(lines.size() - 1));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
 
-  /**
-   * Runs {@code args} in process; asserts exit status 0 (standard error as the message) and returns
-   * the last line of standard output as JSON (the {@code --json} summary).
-   */
-  static JsonNode runInProcess(List<String> args) throws IOException {
-    return run(args).summary();
+    /** Standard error, line by line. */
+    public List<String> errLines() {
+      return err.lines().toList();
+    }
+
+    /** Asserts exit status 0, with standard error as the message. */
+    public Outcome succeeded() {
+      assertEquals(0, status, err);
+      return this;
+    }
   }
 
-  /** As {@link #runInProcess}, with standard error. */
-  static Finished run(List<String> args) throws IOException {
+  /** Runs {@code args} in process, capturing both outputs; asserts nothing. */
+  public static Outcome execute(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     var cl = Main.commandLine();
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
-    int status = cl.execute(args.toArray(new String[0]));
-    assertEquals(0, status, err.toString());
-    String[] lines = out.toString().trim().split("\n");
-    return new Finished(JSON.readTree(lines[lines.length - 1]), err.toString());
+    int status = cl.execute(args);
+    return new Outcome(status, out.toString(), err.toString());
+  }
+
+  /** As {@link #execute(String...)}. */
+  public static Outcome execute(List<String> args) {
+    return execute(args.toArray(new String[0]));
+  }
+
+  /** Runs {@code args} in process, asserts exit status 0 and returns the {@code --json} summary. */
+  static JsonNode runInProcess(List<String> args) {
+    return run(args).summary();
+  }
+
+  /** Runs {@code args} in process and asserts exit status 0. */
+  static Outcome run(List<String> args) {
+    return execute(args).succeeded();
   }
 
   /**

@@ -4,9 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.cli.CliRuns.Outcome;
 import dev.depbloom.data.DataFiles;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,13 +27,7 @@ class DegenerateScoresTest {
 
   @TempDir Path dir;
 
-  private record Outcome(int status, List<String> errorLines) {}
-
   private static Outcome train(Path data, String model, int epochs, int batch, Path out) {
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setErr(new PrintWriter(err, true));
-    cl.setOut(new PrintWriter(new StringWriter(), true));
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -58,14 +51,13 @@ class DegenerateScoresTest {
                 "--quiet",
                 "--out",
                 out.toString()));
-    int status = cl.execute(args.toArray(new String[0]));
-    return new Outcome(status, err.toString().lines().toList());
+    return CliRuns.execute(args);
   }
 
   private static String only(Outcome o) {
-    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errorLines()));
-    assertEquals(1, o.errorLines().size(), "one line, no stack trace: " + o.errorLines());
-    return o.errorLines().get(0);
+    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errLines()));
+    assertEquals(1, o.errLines().size(), "one line, no stack trace: " + o.errLines());
+    return o.errLines().get(0);
   }
 
   /** 210 training events in batches of 20: validation is batches 0-2 of events 210-255. */

@@ -24,7 +24,7 @@ class EmptyValidationSplitTest {
     Path data = dir.resolve("three.txt");
     Files.writeString(data, "1 2 10\n2 3 11\n3 4 12\n");
     Path runDir = dir.resolve("run");
-    CliRuns.Finished run =
+    CliRuns.Outcome run =
         CliRuns.run(
             List.of(
                 "train",

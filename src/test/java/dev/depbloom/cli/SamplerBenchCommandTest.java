@@ -5,17 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.cli.CliRuns.Outcome;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class SamplerBenchCommandTest {
   @TempDir Path dir;
@@ -33,20 +31,10 @@ class SamplerBenchCommandTest {
     return file;
   }
 
-  private static String[] run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out));
-    cl.setErr(new PrintWriter(err));
-    int status = cl.execute(args);
-    return new String[] {String.valueOf(status), out.toString(), err.toString()};
-  }
-
   @Test
   void printsExactlyOneJsonObjectWithBothThroughputs() throws IOException {
-    String[] result =
-        run(
+    Outcome result =
+        CliRuns.execute(
             "bench",
             "sampler",
             "--json",
@@ -58,8 +46,8 @@ class SamplerBenchCommandTest {
             "1",
             "--data",
             tenEvents().toString());
-    assertEquals("0", result[0], result[2]);
-    JsonNode json = new ObjectMapper().readTree(result[1]);
+    assertEquals(0, result.status(), result.err());
+    JsonNode json = new ObjectMapper().readTree(result.out());
     assertTrue(json.isObject());
     assertTrue(json.get("recentNeighborsPerSecond").asLong() > 0);
     assertTrue(json.get("uniformNeighborsPerSecond").asLong() > 0);
@@ -76,28 +64,30 @@ class SamplerBenchCommandTest {
   void namesTheFileAndLineOfAMalformedRow() throws IOException {
     Path file = dir.resolve("bad.csv");
     Files.writeString(file, "u,i,ts,label\n0,1,1,0\n0,x,2,0\n");
-    String[] result = run("bench", "sampler", "--data", file.toString());
-    assertEquals("2", result[0]);
+    Outcome result = CliRuns.execute("bench", "sampler", "--data", file.toString());
+    assertEquals(2, result.status());
     assertTrue(
-        result[2].startsWith(
-            "depbloom: error: " + file + ":3: column 2 (i): expected a non-negative integer"),
-        result[2]);
+        result
+            .err()
+            .startsWith(
+                "depbloom: error: " + file + ":3: column 2 (i): expected a non-negative integer"),
+        result.err());
   }
 
   @Test
   void saysWhichDataFileIsMissing() {
     Path missing = dir.resolve("missing.csv.gz");
-    String[] result = run("bench", "sampler", "--data", missing.toString());
-    assertEquals("2", result[0]);
+    Outcome result = CliRuns.execute("bench", "sampler", "--data", missing.toString());
+    assertEquals(2, result.status());
     assertEquals(
         "depbloom: error: " + missing + ": no such file or directory" + System.lineSeparator(),
-        result[2]);
+        result.err());
   }
 
   @Test
   void benchWithoutASubcommandListsTheBenchmarks() {
-    String[] result = run("bench");
-    assertEquals("0", result[0]);
-    assertTrue(result[1].contains("sampler"), result[1]);
+    Outcome result = CliRuns.execute("bench");
+    assertEquals(0, result.status());
+    assertTrue(result.out().contains("sampler"), result.out());
   }
 }

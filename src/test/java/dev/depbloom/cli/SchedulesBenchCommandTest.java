@@ -4,11 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,11 +19,6 @@ class SchedulesBenchCommandTest {
   private JsonNode run(Path out, String... more) {
     EventStream s = TinyStreams.random(60, 1500, 0, 3);
     Path data = TinyStreams.writeCsv(s, dir.resolve("events-" + out.getFileName() + ".csv"));
-    StringWriter stdout = new StringWriter();
-    StringWriter stderr = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(stdout, true));
-    cl.setErr(new PrintWriter(stderr, true));
     List<String> args =
         new java.util.ArrayList<>(
             List.of(
@@ -54,14 +46,7 @@ class SchedulesBenchCommandTest {
                 out.toString(),
                 "--json"));
     args.addAll(List.of(more));
-    int status = cl.execute(args.toArray(new String[0]));
-    assertEquals(0, status, stderr.toString());
-    String[] lines = stdout.toString().trim().split("\n");
-    try {
-      return new ObjectMapper().readTree(lines[lines.length - 1]);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return CliRuns.runInProcess(args);
   }
 
   /**

@@ -1,11 +1,8 @@
 package dev.depbloom.cli;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.api.ServedRuns;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,14 +15,10 @@ class ServeBenchCommandTest {
   void printsAMarkdownTableOfEveryOperation() {
     Path data = ServedRuns.writeStream(dir.resolve("events.csv"));
     Path run = ServedRuns.train(data, "tgn", dir.resolve("run"));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int status = cl.execute("bench", "serve", run.toString(), "--repeats", "40", "--http");
-    assertEquals(0, status, err.toString());
-    String table = out.toString();
+    String table =
+        CliRuns.execute("bench", "serve", run.toString(), "--repeats", "40", "--http")
+            .succeeded()
+            .out();
     for (String row :
         new String[] {
           "| score | 1 | 40 |",

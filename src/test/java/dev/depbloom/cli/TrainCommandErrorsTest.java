@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.data.DataFiles;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -20,13 +18,10 @@ class TrainCommandErrorsTest {
   @TempDir Path dir;
 
   private String fails(String... args) {
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setErr(new PrintWriter(err, true));
-    cl.setOut(new PrintWriter(new StringWriter(), true));
-    assertEquals(2, cl.execute(args), err.toString());
+    CliRuns.Outcome o = CliRuns.execute(args);
+    assertEquals(2, o.status(), o.err());
     assertFalse(Files.exists(dir.resolve("out")), "no output folder may be left behind");
-    return err.toString();
+    return o.err();
   }
 
   private String out() {
@@ -93,12 +88,10 @@ class TrainCommandErrorsTest {
   void aNonEmptyOutputFolderIsNotReused() throws IOException {
     Path used = Files.createDirectories(dir.resolve("used"));
     Files.writeString(used.resolve("keep.txt"), "x");
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setErr(new PrintWriter(err, true));
-    assertEquals(
-        2, cl.execute("train", "--epochs", "1", "--threads", "1,1", "--out", used.toString()));
-    assertTrue(err.toString().contains("output folder exists and is not empty"), err.toString());
+    CliRuns.Outcome o =
+        CliRuns.execute("train", "--epochs", "1", "--threads", "1,1", "--out", used.toString());
+    assertEquals(2, o.status());
+    assertTrue(o.err().contains("output folder exists and is not empty"), o.err());
     assertEquals(1, used.toFile().list().length);
   }
 

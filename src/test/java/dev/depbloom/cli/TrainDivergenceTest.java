@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.depbloom.cli.CliRuns.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,45 +22,37 @@ import org.junit.jupiter.api.io.TempDir;
 class TrainDivergenceTest {
   @TempDir Path dir;
 
-  private record Outcome(int status, List<String> errorLines) {}
-
   private Outcome train(String model, Path out) {
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setErr(new PrintWriter(err, true));
-    cl.setOut(new PrintWriter(new StringWriter(), true));
-    int status =
-        cl.execute(
-            "train",
-            "--data",
-            CliRuns.collegeMsgWithSplit(dir.resolve("data"), 240, 5).toString(),
-            "--model",
-            model,
-            "--epochs",
-            "3",
-            "--batch-size",
-            "300",
-            "--lr",
-            "1e10",
-            "--eval-negatives",
-            "2",
-            "--threads",
-            "1,1",
-            "--sampler-threads",
-            "1",
-            "--quiet",
-            "--out",
-            out.toString());
-    return new Outcome(status, err.toString().lines().toList());
+    return CliRuns.execute(
+        "train",
+        "--data",
+        CliRuns.collegeMsgWithSplit(dir.resolve("data"), 240, 5).toString(),
+        "--model",
+        model,
+        "--epochs",
+        "3",
+        "--batch-size",
+        "300",
+        "--lr",
+        "1e10",
+        "--eval-negatives",
+        "2",
+        "--threads",
+        "1,1",
+        "--sampler-threads",
+        "1",
+        "--quiet",
+        "--out",
+        out.toString());
   }
 
   @Test
   void aNanTrainingLossStopsTheRunNamingEpochAndRoundAndKeepsTheLastCheckpoint() {
     Path out = dir.resolve("jodie");
     Outcome o = train("jodie", out);
-    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errorLines()));
-    assertEquals(1, o.errorLines().size(), "one line, no stack trace: " + o.errorLines());
-    String line = o.errorLines().get(0);
+    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errLines()));
+    assertEquals(1, o.errLines().size(), "one line, no stack trace: " + o.errLines());
+    String line = o.errLines().get(0);
     assertTrue(
         line.matches(
             "depbloom: error: epoch 2, round 0 \\(events 0-240\\): training loss is"
@@ -77,9 +67,9 @@ class TrainDivergenceTest {
   void aNanValidationScoreStopsTheRunNamingEpochAndValidationBatch() {
     Path out = dir.resolve("tgn");
     Outcome o = train("tgn", out);
-    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errorLines()));
-    assertEquals(1, o.errorLines().size(), "one line, no stack trace: " + o.errorLines());
-    String line = o.errorLines().get(0);
+    assertEquals(Main.EXIT_DIVERGED, o.status(), String.join("\n", o.errLines()));
+    assertEquals(1, o.errLines().size(), "one line, no stack trace: " + o.errLines());
+    String line = o.errLines().get(0);
     assertTrue(
         line.matches(
             "depbloom: error: epoch 2, validation batch 0 \\(events 240-245\\): (positive|negative)"

@@ -1,17 +1,16 @@
 package dev.depbloom.cli;
 
+import static dev.depbloom.cli.CliRuns.execute;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.cli.CliRuns.Outcome;
 import dev.depbloom.data.DataFiles;
 import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ModelConfig;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -26,47 +25,38 @@ class TrainFeaturelessDataTest {
 
   @TempDir Path dir;
 
-  private record Outcome(int status, String out, String err) {
-    JsonNode summary() throws IOException {
-      List<String> lines = out.lines().toList();
-      return new ObjectMapper().readTree(lines.get(lines.size() - 1));
-    }
-  }
-
-  private static Outcome run(String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    int status = cl.execute(args);
-    return new Outcome(status, out.toString(), err.toString());
+  /** DySAT for one epoch on the edge list, in batches of 100, into {@code runDir}. */
+  private static Outcome trainDysat(Path runDir, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "train",
+                "--data",
+                EDGE_LIST.toString(),
+                "--model",
+                "dysat",
+                "--epochs",
+                "1",
+                "--batch-size",
+                "100",
+                "--eval-negatives",
+                "2",
+                "--threads",
+                "1,1",
+                "--sampler-threads",
+                "1",
+                "--quiet",
+                "--json",
+                "--out",
+                runDir.toString()));
+    args.addAll(List.of(more));
+    return execute(args);
   }
 
   @Test
   void dysatOnAnEdgeListWithoutFeaturesTrainsWithATimeEncodingKeptInItsConfig() throws IOException {
     Path runDir = dir.resolve("run");
-    Outcome trained =
-        run(
-            "train",
-            "--data",
-            EDGE_LIST.toString(),
-            "--model",
-            "dysat",
-            "--epochs",
-            "1",
-            "--batch-size",
-            "100",
-            "--eval-negatives",
-            "2",
-            "--threads",
-            "1,1",
-            "--sampler-threads",
-            "1",
-            "--quiet",
-            "--json",
-            "--out",
-            runDir.toString());
+    Outcome trained = trainDysat(runDir);
     assertEquals(0, trained.status(), trained.err());
     assertEquals(
         "depbloom: note: dysat: the data has no node or edge features, so attention gets a time"
@@ -77,7 +67,7 @@ class TrainFeaturelessDataTest {
     assertEquals(100, recorded.gnn().dimTime());
     assertEquals(1, trained.summary().get("epochs").asInt());
 
-    Outcome evaluated = run("evaluate", runDir.toString(), "--quiet", "--json");
+    Outcome evaluated = execute("evaluate", runDir.toString(), "--quiet", "--json");
     assertEquals(0, evaluated.status(), evaluated.err());
     assertEquals(trained.summary().get("testAp"), evaluated.summary().get("testAp"));
   }
@@ -85,29 +75,7 @@ class TrainFeaturelessDataTest {
   @Test
   void dataWithEdgeFeaturesKeepsDysatWithoutTimeEncodingAndSaysNothing() throws IOException {
     Path runDir = dir.resolve("run");
-    Outcome trained =
-        run(
-            "train",
-            "--data",
-            EDGE_LIST.toString(),
-            "--model",
-            "dysat",
-            "--edge-feature-dim",
-            "2",
-            "--epochs",
-            "1",
-            "--batch-size",
-            "100",
-            "--eval-negatives",
-            "2",
-            "--threads",
-            "1,1",
-            "--sampler-threads",
-            "1",
-            "--quiet",
-            "--json",
-            "--out",
-            runDir.toString());
+    Outcome trained = trainDysat(runDir, "--edge-feature-dim", "2");
     assertEquals(0, trained.status(), trained.err());
     assertEquals("", trained.err());
     ModelConfig recorded = ConfigReader.read(runDir.resolve("config.yml"), "dysat", Map.of());

@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,13 +31,7 @@ class TrainScheduleCommandTest {
   }
 
   private static String run(List<String> args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    var cl = Main.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    assertEquals(0, cl.execute(args.toArray(new String[0])), err.toString());
-    return out.toString();
+    return CliRuns.run(args).out();
   }
 
   @Test

@@ -63,7 +63,7 @@ class WorkerCountInvarianceTest {
   @Test
   void moreThanOneBlasThreadPerItemIsSaidInTheFirstLineAndRecordedInRunJson() throws IOException {
     Path out = dir.resolve("blas2");
-    CliRuns.Finished f =
+    CliRuns.Outcome f =
         CliRuns.run(
             List.of(
                 "train",
@@ -101,7 +101,7 @@ class WorkerCountInvarianceTest {
 
   private Run train(String model, String schedule, int devices, int workers) throws IOException {
     Path out = dir.resolve(model + "-" + schedule + devices + "-w" + workers);
-    CliRuns.Finished f =
+    CliRuns.Outcome f =
         CliRuns.run(
             List.of(
                 "train",
