@@ -86,9 +86,34 @@ public final class Schedules {
   }
 
   /**
-   * The error for a window (the user's: the profile's is made even by {@link
-   * MemoryGroupsSchedule#groupWindow}) that gives two memory groups the same start, with the window
-   * {@link MemoryGroupsSchedule#groupWindow} would use when it gives every group its own start.
+   * A window near {@code window} with which each of {@code config}'s memory groups starts at a
+   * round of its own: {@link MemoryGroupsSchedule#groupWindow}'s when it gives every group its own
+   * start, else the largest window of whole rounds below it that does (rounding a window up to
+   * whole rounds can leave a last window too short to count again: 1,200 training events in rounds
+   * of 200 and 4 groups made 3 windows of 400), or 0 when none does.
+   */
+  private static int ownStartsWindow(
+      ScheduleConfig.DepBloom config,
+      int window,
+      EventStream events,
+      int trainEvents,
+      int batchSize) {
+    int round = config.chains() * config.microBatches() * batchSize;
+    int groups = config.memoryParallelism();
+    for (int w = MemoryGroupsSchedule.groupWindow(window, trainEvents, groups, round);
+        w >= round;
+        w -= round) {
+      if (memoryGroups(config, w, events, trainEvents, batchSize).sharedStart(1) == null) {
+        return w;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * The error for a window the user set that gives two memory groups the same start (the profile's
+   * is made to fit by {@link #ownStartsWindow}), with a window that gives every group its own
+   * start.
    */
   private static InputException sharedStartError(
       ScheduleConfig.DepBloom config,
@@ -99,12 +124,8 @@ public final class Schedules {
     int window = config.window();
     int groups = config.memoryParallelism();
     int windows = (trainEvents + window - 1) / window;
-    int even =
-        MemoryGroupsSchedule.groupWindow(
-            window, trainEvents, groups, config.chains() * config.microBatches() * batchSize);
-    boolean evenWorks =
-        even != window
-            && memoryGroups(config, even, events, trainEvents, batchSize).sharedStart(1) == null;
+    int even = ownStartsWindow(config, window, events, trainEvents, batchSize);
+    boolean evenWorks = even != 0 && even != window;
     return new InputException(
         "schedule.window: "
             + window
@@ -156,14 +177,37 @@ public final class Schedules {
             r != null ? r.chains() : d.chains(),
             r != null ? r.microBatches() : d.microBatches());
     if (d.window() == 0 && d.memoryParallelism() > 1) {
-      resolved =
-          resolved.withWindow(
-              MemoryGroupsSchedule.groupWindow(
-                  resolved.window(),
-                  split.trainEnd(),
-                  d.memoryParallelism(),
-                  resolved.chains() * resolved.microBatches() * batchSize));
+      int w = ownStartsWindow(resolved, resolved.window(), events, split.trainEnd(), batchSize);
+      if (w == 0) {
+        throw tooFewRounds(resolved, split.trainEnd(), batchSize);
+      }
+      resolved = resolved.withWindow(w);
     }
     return new Resolution(resolved, r);
+  }
+
+  /** The error for memory groups that no window can start apart: too few rounds for them. */
+  private static InputException tooFewRounds(
+      ScheduleConfig.DepBloom config, int trainEvents, int batchSize) {
+    int round = config.chains() * config.microBatches() * batchSize;
+    int rounds = (trainEvents + round - 1) / round;
+    return new InputException(
+        "schedule.memory_parallelism: the "
+            + trainEvents
+            + " training events make "
+            + rounds
+            + (rounds == 1 ? " round" : " rounds")
+            + " of "
+            + round
+            + " events (P x k x B = "
+            + config.chains()
+            + " x "
+            + config.microBatches()
+            + " x "
+            + batchSize
+            + "), too few for "
+            + config.memoryParallelism()
+            + " memory groups to start at rounds of their own; use fewer memory groups or smaller"
+            + " batches (train.batch_size)");
   }
 }

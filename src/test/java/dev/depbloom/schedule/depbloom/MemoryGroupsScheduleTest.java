@@ -267,4 +267,41 @@ class MemoryGroupsScheduleTest {
     assertNull(((MemoryGroupsSchedule) ok).sharedStart(1));
     assertEquals(2 * groups, ok.devices());
   }
+
+  /**
+   * The window the profile resolves for memory groups gives every group its own start on short
+   * streams too. Rounding the window up to whole rounds can make a last window a stub again: 1,200
+   * training events, 4 groups of 2 chains in batches of 100 (rounds of 200 events), the even window
+   * of 300 became 400, three windows for four groups, and groups 0 and 1 both started at round 0;
+   * the run then failed with an error about a {@code schedule.window} nobody had set.
+   */
+  @ParameterizedTest
+  @CsvSource({"1200, 4", "1000, 4", "20000, 4", "2500, 2", "11000, 4"})
+  void theWindowTheProfileResolvesGivesEveryGroupItsOwnStart(int train, int groups) {
+    EventStream events = TinyStreams.random(400, train + 1_000, 3, 11);
+    Split split = new Split(train, train + 500, train + 1_000);
+    ScheduleConfig unresolved =
+        ScheduleConfig.depbloom(groups, 0, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true);
+    ScheduleConfig resolved = Schedules.resolve(unresolved, events, split, 100).config();
+    Schedule s = Schedules.of(resolved, events, split, 100);
+    assertNull(((MemoryGroupsSchedule) s).sharedStart(1), resolved.toString());
+  }
+
+  /**
+   * Fewer rounds than memory groups: no window starts them apart, and the error says what to do.
+   */
+  @Test
+  void memoryGroupsThatNoWindowCanStartApartAreRefusedNamingTheRounds() {
+    EventStream events = TinyStreams.random(400, 1_300, 3, 11);
+    Split split = new Split(300, 800, 1_300);
+    ScheduleConfig unresolved =
+        ScheduleConfig.depbloom(4, 0, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true);
+    InputException e =
+        assertThrows(InputException.class, () -> Schedules.resolve(unresolved, events, split, 100));
+    assertEquals(
+        "schedule.memory_parallelism: the 300 training events make 2 rounds of 200 events (P x k"
+            + " x B = 2 x 1 x 100), too few for 4 memory groups to start at rounds of their own;"
+            + " use fewer memory groups or smaller batches (train.batch_size)",
+        e.getMessage());
+  }
 }
