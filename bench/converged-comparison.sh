@@ -6,7 +6,7 @@
 # each writes comparison.{md,json} and the plots under $OUT/NAME. Freeze a jar first and pass it as
 # DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
 # Usage: [DEPBLOOM=...] [OUT=...] bench/converged-comparison.sh [NAME...]   (default: all parts)
-# About 30-60 minutes a Wikipedia part and 1.5-3 hours an email-Eu part on 2 cores.
+# About 20-40 minutes a Wikipedia part (TGN; APAN 40) and 75 minutes an email-Eu part (G = 8) on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-runs/converged}
