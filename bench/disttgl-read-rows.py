@@ -75,6 +75,7 @@ def main():
     bipartite = not np.intersect1d(src, dst).size
     candidates = np.unique(dst) if bipartite else np.arange(nodes)
     rng = np.random.default_rng(args.seed)
+    batches = -(-train // args.batch)
     distinct = per_graph = roots_only = 0
     for lo in range(0, train, args.batch):
         hi = min(lo + args.batch, train)
@@ -95,10 +96,10 @@ def main():
                 "batch": args.batch,
                 "neighbors": args.neighbors,
                 "bipartite": bool(bipartite),
-                "distinctRowsPerBatch": distinct / -(-train // args.batch),
-                "disttglRowsPerBatch": per_graph / -(-train // args.batch),
+                "distinctRowsPerBatch": distinct / batches,
+                "disttglRowsPerBatch": per_graph / batches,
                 "disttglOverDistinct": per_graph / distinct,
-                "rootRowsPerBatch": roots_only / -(-train // args.batch),
+                "rootRowsPerBatch": roots_only / batches,
             },
             indent=1,
         )

@@ -98,7 +98,7 @@ public final class Schedules {
       EventStream events,
       int trainEvents,
       int batchSize) {
-    int round = config.chains() * config.microBatches() * batchSize;
+    int round = roundEvents(config, batchSize);
     int groups = config.memoryParallelism();
     for (int w = MemoryGroupsSchedule.groupWindow(window, trainEvents, groups, round);
         w >= round;
@@ -186,10 +186,15 @@ public final class Schedules {
     return new Resolution(resolved, r);
   }
 
+  /** Events a round of {@code config} trains in each memory group: {@code P x k x B}. */
+  private static int roundEvents(ScheduleConfig.DepBloom config, int batchSize) {
+    return config.chains() * config.microBatches() * batchSize;
+  }
+
   /** The error for memory groups that no window can start apart: too few rounds for them. */
   private static InputException tooFewRounds(
       ScheduleConfig.DepBloom config, int trainEvents, int batchSize) {
-    int round = config.chains() * config.microBatches() * batchSize;
+    int round = roundEvents(config, batchSize);
     int rounds = (trainEvents + round - 1) / round;
     return new InputException(
         "schedule.memory_parallelism: the "
