@@ -204,6 +204,12 @@ final class SnapshotFile {
     }
   }
 
+  /** Copies {@code m} values starting at index {@code i} between an array and the buffer. */
+  @FunctionalInterface
+  private interface Chunk {
+    void copy(int i, int m);
+  }
+
   /** Little-endian output through one buffer, with a running CRC32C of what is written. */
   private static final class Out implements AutoCloseable {
     private final FileChannel channel;
@@ -247,41 +253,31 @@ final class SnapshotFile {
     }
 
     void ints(int... v) throws IOException {
-      for (int i = 0; i < v.length; ) {
-        room(4);
-        int m = Math.min(v.length - i, buf.remaining() / 4);
-        buf.asIntBuffer().put(v, i, m);
-        buf.position(buf.position() + 4 * m);
-        i += m;
-      }
+      chunks(v.length, Integer.BYTES, (i, m) -> buf.asIntBuffer().put(v, i, m));
     }
 
     void longs(long... v) throws IOException {
-      for (int i = 0; i < v.length; ) {
-        room(8);
-        int m = Math.min(v.length - i, buf.remaining() / 8);
-        buf.asLongBuffer().put(v, i, m);
-        buf.position(buf.position() + 8 * m);
-        i += m;
-      }
+      chunks(v.length, Long.BYTES, (i, m) -> buf.asLongBuffer().put(v, i, m));
     }
 
     void doubles(double... v) throws IOException {
-      for (int i = 0; i < v.length; ) {
-        room(8);
-        int m = Math.min(v.length - i, buf.remaining() / 8);
-        buf.asDoubleBuffer().put(v, i, m);
-        buf.position(buf.position() + 8 * m);
-        i += m;
-      }
+      chunks(v.length, Double.BYTES, (i, m) -> buf.asDoubleBuffer().put(v, i, m));
     }
 
     void floats(float[] v) throws IOException {
-      for (int i = 0; i < v.length; ) {
-        room(4);
-        int m = Math.min(v.length - i, buf.remaining() / 4);
-        buf.asFloatBuffer().put(v, i, m);
-        buf.position(buf.position() + 4 * m);
+      chunks(v.length, Float.BYTES, (i, m) -> buf.asFloatBuffer().put(v, i, m));
+    }
+
+    /**
+     * Writes {@code n} values of {@code width} bytes, as many at a time as the buffer holds: {@code
+     * put(i, m)} copies values {@code i .. i + m} into the buffer at its position.
+     */
+    private void chunks(int n, int width, Chunk put) throws IOException {
+      for (int i = 0; i < n; ) {
+        room(width);
+        int m = Math.min(n - i, buf.remaining() / width);
+        put.copy(i, m);
+        buf.position(buf.position() + width * m);
         i += m;
       }
     }
@@ -357,50 +353,40 @@ final class SnapshotFile {
 
     int[] ints(int n) throws IOException {
       int[] out = new int[count(n)];
-      for (int i = 0; i < n; ) {
-        need(4);
-        int m = Math.min(n - i, buf.remaining() / 4);
-        buf.asIntBuffer().get(out, i, m);
-        buf.position(buf.position() + 4 * m);
-        i += m;
-      }
+      chunks(n, Integer.BYTES, (i, m) -> buf.asIntBuffer().get(out, i, m));
       return out;
     }
 
     long[] longs(int n) throws IOException {
       long[] out = new long[count(n)];
-      for (int i = 0; i < n; ) {
-        need(8);
-        int m = Math.min(n - i, buf.remaining() / 8);
-        buf.asLongBuffer().get(out, i, m);
-        buf.position(buf.position() + 8 * m);
-        i += m;
-      }
+      chunks(n, Long.BYTES, (i, m) -> buf.asLongBuffer().get(out, i, m));
       return out;
     }
 
     double[] doubles(int n) throws IOException {
       double[] out = new double[count(n)];
-      for (int i = 0; i < n; ) {
-        need(8);
-        int m = Math.min(n - i, buf.remaining() / 8);
-        buf.asDoubleBuffer().get(out, i, m);
-        buf.position(buf.position() + 8 * m);
-        i += m;
-      }
+      chunks(n, Double.BYTES, (i, m) -> buf.asDoubleBuffer().get(out, i, m));
       return out;
     }
 
     float[] floats(int n) throws IOException {
       float[] out = new float[count(n)];
+      chunks(n, Float.BYTES, (i, m) -> buf.asFloatBuffer().get(out, i, m));
+      return out;
+    }
+
+    /**
+     * Reads {@code n} values of {@code width} bytes, as many at a time as are buffered: {@code
+     * get(i, m)} copies values {@code i .. i + m} out of the buffer at its position.
+     */
+    private void chunks(int n, int width, Chunk get) throws IOException {
       for (int i = 0; i < n; ) {
-        need(4);
-        int m = Math.min(n - i, buf.remaining() / 4);
-        buf.asFloatBuffer().get(out, i, m);
-        buf.position(buf.position() + 4 * m);
+        need(width);
+        int m = Math.min(n - i, buf.remaining() / width);
+        get.copy(i, m);
+        buf.position(buf.position() + width * m);
         i += m;
       }
-      return out;
     }
 
     /** A count read from the file, checked against what the file can hold. */
