@@ -41,64 +41,6 @@ public record RoundCosts(
     Prefill prefill,
     RoundWork work) {
 
-  /** A round whose work was not kept (nothing to project onto a GPU). */
-  public RoundCosts(
-      int round,
-      int events,
-      List<TaskCost> tasks,
-      long allReduceNanos,
-      long optimizerNanos,
-      long commitNanos,
-      long mergeNanos,
-      long writeBytes,
-      long slowestViewCommitNanos,
-      long slowestViewMergeNanos,
-      long mergeBytes,
-      Prefill prefill) {
-    this(
-        round,
-        events,
-        tasks,
-        allReduceNanos,
-        optimizerNanos,
-        commitNanos,
-        mergeNanos,
-        writeBytes,
-        slowestViewCommitNanos,
-        slowestViewMergeNanos,
-        mergeBytes,
-        prefill,
-        RoundWork.none(round, events));
-  }
-
-  /** A round without prefills. */
-  public RoundCosts(
-      int round,
-      int events,
-      List<TaskCost> tasks,
-      long allReduceNanos,
-      long optimizerNanos,
-      long commitNanos,
-      long mergeNanos,
-      long writeBytes,
-      long slowestViewCommitNanos,
-      long slowestViewMergeNanos,
-      long mergeBytes) {
-    this(
-        round,
-        events,
-        tasks,
-        allReduceNanos,
-        optimizerNanos,
-        commitNanos,
-        mergeNanos,
-        writeBytes,
-        slowestViewCommitNanos,
-        slowestViewMergeNanos,
-        mergeBytes,
-        Prefill.NONE);
-  }
-
   /**
    * The prefills of a round (a DepBloom window start, {@code RoundPlan.Prefill}), each a serial
    * chain over one memory group's views before the round's items start.

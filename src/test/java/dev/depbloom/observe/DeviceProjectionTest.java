@@ -2,6 +2,7 @@ package dev.depbloom.observe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.observe.RoundCosts.Prefill;
 import dev.depbloom.observe.RoundCosts.TaskCost;
 import dev.depbloom.tensor.KernelLog;
 import java.util.List;
@@ -18,21 +19,15 @@ class DeviceProjectionTest {
         device, chain, micro, sample * MS, 99 * MS, refine * MS, pre * MS, 0, 0, train * MS);
   }
 
+  /** Round 0 of 10 events: its items, prefills, and nothing at the round's end; no work kept. */
+  private static RoundCosts onlyItems(List<TaskCost> tasks, Prefill prefill) {
+    return new RoundCosts(0, 10, tasks, 0, 0, 0, 0, 0, 0, 0, 0, prefill, RoundWork.none(0, 10));
+  }
+
   @Test
   void independentDevicesCostTheSlowestAndTheWaitHereIsIgnored() {
     RoundCosts c =
-        new RoundCosts(
-            0,
-            10,
-            List.of(task(0, 0, -1, 1, 0, 5, 10), task(1, 1, -1, 2, 0, 3, 20)),
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0);
+        onlyItems(List.of(task(0, 0, -1, 1, 0, 5, 10), task(1, 1, -1, 2, 0, 3, 20)), Prefill.NONE);
     assertEquals(0.025, DeviceProjection.compute(c), 1e-12);
   }
 
@@ -41,22 +36,13 @@ class DeviceProjectionTest {
     // chain 0: j0 publishes at 1 + 5 = 6, ends 16; j1 ready at max(1, 6), publishes 6 + 2 + 5 = 13,
     // ends 13 + 10 = 23; j2 ready 13, publishes 20, ends 30. A second chain is independent.
     RoundCosts c =
-        new RoundCosts(
-            0,
-            10,
+        onlyItems(
             List.of(
                 task(0, 0, 0, 1, 0, 5, 10),
                 task(1, 0, 1, 1, 2, 5, 10),
                 task(2, 0, 2, 1, 2, 5, 10),
                 task(3, 1, 0, 1, 0, 5, 10)),
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0);
+            Prefill.NONE);
     assertEquals(0.030, DeviceProjection.compute(c), 1e-12);
   }
 
@@ -86,7 +72,9 @@ class DeviceProjectionTest {
             4_000_000,
             1_500_000,
             1 * MS,
-            2_000_000);
+            2_000_000,
+            Prefill.NONE,
+            RoundWork.none(0, 10));
     p.roundFinished(c);
     // device 10 ms, all-reduce, optimizer 1 ms, slowest view's commit and merge 2.5 ms, merge
     // transfer 10 us + 2 ms
@@ -101,19 +89,7 @@ class DeviceProjectionTest {
         new DeviceProjection(1, 0, new DeviceProjection.Link(1e-5, 1e9), MemoryPlacement.DEVICE);
     // two groups prefilled: 5 ms in all, the slower 3 ms with two handoffs of 1 MB together
     RoundCosts c =
-        new RoundCosts(
-            0,
-            10,
-            List.of(task(0, 0, -1, 0, 0, 0, 10)),
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            new RoundCosts.Prefill(5 * MS, 3 * MS, 1_000_000, 2));
+        onlyItems(List.of(task(0, 0, -1, 0, 0, 0, 10)), new Prefill(5 * MS, 3 * MS, 1_000_000, 2));
     p.roundFinished(c);
     assertEquals(0.010 + 0.003 + 2 * 0.00001 + 0.001, p.seconds(), 1e-12);
     assertEquals(0.010 + 0.005, p.measuredLink(), 1e-12);
@@ -121,9 +97,9 @@ class DeviceProjectionTest {
 
   @Test
   void prefillsAddUpAndTheSlowestKeepsItsBytesAndHandoffs() {
-    RoundCosts.Prefill p = RoundCosts.Prefill.NONE.plus(2 * MS, 100, 1).plus(3 * MS, 700, 2);
-    assertEquals(new RoundCosts.Prefill(5 * MS, 3 * MS, 700, 2), p);
-    assertEquals(new RoundCosts.Prefill(6 * MS, 3 * MS, 700, 2), p.plus(1 * MS, 50, 3));
+    Prefill p = Prefill.NONE.plus(2 * MS, 100, 1).plus(3 * MS, 700, 2);
+    assertEquals(new Prefill(5 * MS, 3 * MS, 700, 2), p);
+    assertEquals(new Prefill(6 * MS, 3 * MS, 700, 2), p.plus(1 * MS, 50, 3));
   }
 
   @Test
@@ -172,7 +148,7 @@ class DeviceProjectionTest {
             0,
             0,
             0,
-            RoundCosts.Prefill.NONE,
+            Prefill.NONE,
             work);
     p.roundFinished(c);
     assertEquals(0.010 + 0.00001 + 0.002 + 0.00001 + 0.001, p.seconds() - p.allReduce(), 1e-12);
