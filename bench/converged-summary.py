@@ -100,7 +100,7 @@ for part in parts:
             which = "all" if variant == "depbloom" else "without prefill"
             print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {which} | {cells[0]} | {cells[1]} |")
 print()
-print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio |")
+print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio (first crossing / sustained) |")
 print("|---|---|---|---|---|")
 for clock in clocks:
     for variant in VARIANTS:
