@@ -4,7 +4,7 @@
 Reads OUT/PART/comparison.json for every PART folder under OUT (default runs/converged) and prints,
 as markdown, per part and clock: the fastest disttgl row and the fastest depbloom row to the target
 (first crossing and sustained), their times and the ratio, and then the mean ratio per clock over
-the parts: the paper's goal is a mean of at least 2.84x on the A100 model. Only the Python standard
+the parts where both reach the target, with the count of parts only one system reaches: the paper's goal is a mean of at least 2.84x on the A100 model. Only the Python standard
 library; figures are read, never recomputed from timings.
 
 With --read-factor PREFIX=R,... (R from bench/disttgl-read-rows.py for the parts whose name starts
@@ -74,6 +74,8 @@ print()
 # "depbloom" rows: every DepBloom row; "paper" rows: without prefill (ours, not the paper's)
 VARIANTS = {"depbloom": None, "paper": "prefill"}
 ratios = {(c, k, v): [] for c in clocks for k in ("seconds", "sustainedSeconds") for v in VARIANTS}
+# parts that only one system's rows reach: no ratio, so outside the means, but a win to count
+only = {(c, k, v, s): 0 for c in clocks for k in ("seconds", "sustainedSeconds") for v in VARIANTS for s in ("disttgl", "depbloom")}
 print("| part | clock | target | DepBloom rows | fastest disttgl (s) | fastest depbloom (s) | ratio | sustained: disttgl / depbloom (s) | ratio |")
 print("|---|---|---|---|---|---|---|---|---|")
 for part in parts:
@@ -92,6 +94,8 @@ for part in parts:
                     ratios[(clock, key, variant)].append(ratio)
                     cells.append(f"{dt[0]['label']} {fmt(dt[1])} | {db[0]['label']} {fmt(db[1])} | **{ratio:.2f}x**")
                 else:
+                    if dt or db:
+                        only[(clock, key, variant, "disttgl" if dt else "depbloom")] += 1
                     cells.append(
                         f"{dt[0]['label'] + ' ' + fmt(dt[1]) if dt else 'none reached'} | "
                         f"{db[0]['label'] + ' ' + fmt(db[1]) if db else 'none reached'} | -"
@@ -100,15 +104,16 @@ for part in parts:
             which = "all" if variant == "depbloom" else "without prefill"
             print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {which} | {cells[0]} | {cells[1]} |")
 print()
-print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio (first crossing / sustained) |")
-print("|---|---|---|---|---|")
+print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio (first crossing / sustained) | parts only disttgl reaches (first / sustained) | parts only depbloom reaches (first / sustained) |")
+print("|---|---|---|---|---|---|---|")
 for clock in clocks:
     for variant in VARIANTS:
         a, b = ratios[(clock, "seconds", variant)], ratios[(clock, "sustainedSeconds", variant)]
         if a or b:
             which = "all" if variant == "depbloom" else "without prefill"
             m = lambda v: f"{statistics.mean(v):.2f}x" if v else "-"
-            print(f"| {clock} | {which} | {m(a)} | {m(b)} | {len(a)} / {len(b)} |")
+            n = lambda s: f"{only[(clock, 'seconds', variant, s)]} / {only[(clock, 'sustainedSeconds', variant, s)]}"
+            print(f"| {clock} | {which} | {m(a)} | {m(b)} | {len(a)} / {len(b)} | {n('disttgl')} | {n('depbloom')} |")
 
 if read_factors:
     print()
