@@ -4,8 +4,9 @@
 Reads OUT/PART/comparison.json for every PART folder under OUT (default runs/converged) and prints,
 as markdown, per part and clock: the fastest disttgl row and the fastest depbloom row to the target
 (first crossing and sustained), their times and the ratio, and then the mean ratio per clock over
-the parts where both reach the target, with the count of parts only one system reaches: the paper's goal is a mean of at least 2.84x on the A100 model. Only the Python standard
-library; figures are read, never recomputed from timings.
+the parts where both reach the target, with the count of parts only one system reaches: the paper's
+goal is a mean of at least 2.84x on the A100 model. Only the Python standard library; figures are
+read, never recomputed from timings.
 
 With --read-factor PREFIX=R,... (R from bench/disttgl-read-rows.py for the parts whose name starts
 with PREFIX) it also prints how much the projection may understate the fastest disttgl row's time:
@@ -15,6 +16,7 @@ most (R - 1) x (its host traffic + daemon time), both as charged.
 Usage: bench/converged-summary.py [OUT] [--clocks here,measured,a100-pcie] [--read-factor wiki=1.22]
 """
 import argparse
+import collections
 import json
 import os
 import statistics
@@ -75,7 +77,7 @@ print()
 VARIANTS = {"depbloom": None, "paper": "prefill"}
 ratios = {(c, k, v): [] for c in clocks for k in ("seconds", "sustainedSeconds") for v in VARIANTS}
 # parts that only one system's rows reach: no ratio, so outside the means, but a win to count
-only = {(c, k, v, s): 0 for c in clocks for k in ("seconds", "sustainedSeconds") for v in VARIANTS for s in ("disttgl", "depbloom")}
+only = collections.Counter()  # (clock, key, variant, system) -> parts
 print("| part | clock | target | DepBloom rows | fastest disttgl (s) | fastest depbloom (s) | ratio | sustained: disttgl / depbloom (s) | ratio |")
 print("|---|---|---|---|---|---|---|---|---|")
 for part in parts:
