@@ -6,7 +6,8 @@
 # each writes comparison.{md,json} and the plots under $OUT/NAME. Freeze a jar first and pass it as
 # DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
 # Usage: [DEPBLOOM=...] [OUT=...] bench/converged-comparison.sh [NAME...]   (default: all parts)
-# About 20-40 minutes a Wikipedia part (TGN; APAN 40) and 75 minutes an email-Eu part (G = 8) on 2 cores.
+# About 20-40 minutes a Wikipedia part (TGN; APAN 40), 38-44 an email-Eu part at G = 4 and 60-75
+# at G = 8, on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-runs/converged}
