@@ -37,8 +37,8 @@ import picocli.CommandLine.Option;
     description = {
       "Trains the same data, model and seed under sequential, disttgl at every (i, k) split of G"
           + " and depbloom alone and in memory groups (--rows adds the same with window-start"
-          + " prefill, and depbloom's ablations), and reports per row: best validation AP, test AP (both"
-          + " protocols), training events/s measured here and projected (from this machine's"
+          + " prefill, and depbloom's ablations), and reports per row: best validation AP, test"
+          + " AP (both protocols), training events/s measured here and projected (from this machine's"
           + " costs, and onto each --device-model GPU), and the time to the target (sequential's"
           + " validation AP minus 0.5 points) under each clock, with the speedup over the fastest"
           + " disttgl and whether one validation decides it. By default (--mode converged) every"
