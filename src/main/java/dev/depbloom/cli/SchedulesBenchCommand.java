@@ -35,17 +35,17 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Trains the same data, model and seed under sequential, disttgl at every (i, k) split of G"
-          + " and depbloom alone and in memory groups (--rows adds the same with window-start"
-          + " prefill, and depbloom's ablations), and reports per row: best validation AP, test"
-          + " AP (both protocols), training events/s measured here and projected (from this machine's"
+      "Trains the same data, model and seed under sequential, disttgl at every (i, k) split"
+          + " of G and depbloom alone and in memory groups (--rows adds the same with window-start"
+          + " prefill, and depbloom's ablations), and reports per row: best validation AP, test AP"
+          + " (both protocols), training events/s measured here and projected (from this machine's"
           + " costs, and onto each --device-model GPU), and the time to the target (sequential's"
           + " validation AP minus 0.5 points) under each clock, with the speedup over the fastest"
           + " disttgl and whether one validation decides it. By default (--mode converged) every"
-          + " row trains until validation stops improving, at the best learning rate of"
-          + " --lr-grid; --mode epochs trains --epochs epochs at each schedule's own rate."
-          + " Every row is validated at the same amounts of trained events (--check-every)."
-          + " Writes comparison.json, comparison.md and the plots to --out.",
+          + " row trains until validation stops improving, at the best learning rate of --lr-grid;"
+          + " --mode epochs trains --epochs epochs at each schedule's own rate. Every row is"
+          + " validated at the same amounts of trained events (--check-every). Writes"
+          + " comparison.json, comparison.md and the plots to --out.",
       "",
       "About 25 minutes on 2 cores for TGN on Wikipedia at G = 8; the prefill rows add about 8"
           + " (--only narrows it).",
