@@ -62,7 +62,35 @@ final class DegenerateScoreCheck {
     scores += s.length;
   }
 
-  /** What is wrong with the pass, for an error after its {@link #where()}; null when nothing. */
+  /**
+   * What is wrong with the pass, for an error after its {@link #where()}, with the likely causes a
+   * user can act on; null when nothing. {@code learningRate} is the run's configured {@code
+   * train.lr}.
+   */
+  String problem(double learningRate) {
+    String what = problem();
+    return what == null ? null : what + likelyCauses(learningRate);
+  }
+
+  /**
+   * The causes seen to end here, most likely first: a rate at which Adam's first steps carry the
+   * model to one score for every pair (on data with little to learn, a rate that trains on one
+   * CPU's kernels can do this on another's), or inputs so large that the sigmoid saturates.
+   */
+  static String likelyCauses(double learningRate) {
+    return String.format(
+        Locale.ROOT,
+        " (likely a learning rate too high for this data: train.lr is %s, try --lr %s; or node"
+            + " or edge features on a huge scale: scale them to about unit size)",
+        plain(learningRate),
+        plain(learningRate / 10));
+  }
+
+  private static String plain(double x) {
+    return java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
+  }
+
+  /** What is wrong with the pass, without its causes; null when nothing. */
   String problem() {
     if (events < MIN_EVENTS) {
       return null;

@@ -144,7 +144,7 @@ public final class Evaluator {
             }
           });
     }
-    String problem = degenerate.problem();
+    String problem = degenerate.problem(config.train().learningRate());
     if (problem != null) {
       TrainingDivergedException e =
           TrainingDivergedException.inEpoch(
@@ -307,7 +307,7 @@ public final class Evaluator {
           metricsNanos[0] += System.nanoTime() - m0;
         });
     for (int i = 0; i < scores.size(); i++) {
-      String problem = scores.get(i).degenerate().problem();
+      String problem = scores.get(i).degenerate().problem(config.train().learningRate());
       if (problem != null) {
         throw new TrainingDivergedException(
             "test ("

@@ -3,6 +3,7 @@ package dev.depbloom.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.data.EventStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * would score new memory under the old version; with the guard none is let in, and without it (the
  * second test) readers are caught doing so.
  */
+@Tag(Kernels.TRAINS)
 class ConsistentReadsTest {
   @TempDir static Path dir;
   private static Path run;

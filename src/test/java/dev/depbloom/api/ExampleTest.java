@@ -2,16 +2,19 @@ package dev.depbloom.api;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.examples.LinkPredictionExample;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The example in examples/java runs against a trained run and prints what it says it prints. */
+@Tag(Kernels.TRAINS)
 class ExampleTest {
   @TempDir Path dir;
 

@@ -6,11 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.data.EventStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What the predictor refuses, and that a refused call changes nothing; what unknown node ids and
  * new nodes do; the ranking.
  */
+@Tag(Kernels.TRAINS)
 class PredictorInputTest {
   @TempDir static Path dir;
   private static Path run;

@@ -3,6 +3,7 @@ package dev.depbloom.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.NodeIdMap;
@@ -13,6 +14,7 @@ import dev.depbloom.train.Trainer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and validation events scores them as TGL's protocol (reset, replay) did. (To 1e-6, as the issue
  * asks; on this project's machines they are equal to the last bit.)
  */
+@Tag(Kernels.TRAINS)
 class PredictorMatchesTestProtocolTest {
   @TempDir Path dir;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * continues exactly as the uninterrupted stream, to the last bit of every score and of the state;
  * and observing a batch writes the state scoring it first writes, to float rounding.
  */
+@Tag(Kernels.TRAINS)
 class SnapshotRoundTripTest {
   @TempDir static Path dir;
   private static Path run;

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.Kernels;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the tested epoch by: the last epoch is tested, and the run says so at its start (before, epoch 1
  * was kept as the best, since NaN is never greater, and the least-trained parameters were tested).
  */
+@Tag(Kernels.TRAINS)
 class EmptyValidationSplitTest {
   @TempDir Path dir;
 

@@ -2,12 +2,15 @@ package dev.depbloom.cli;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.api.ServedRuns;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code depbloom bench serve} runs on a trained run and prints its table (speed not asserted). */
+@Tag(Kernels.TRAINS)
 class ServeBenchCommandTest {
   @TempDir Path dir;
 

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.cli.CliRuns.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the validation split is too small to judge: the data's {@code ext_roll} makes it 5 events (240
  * training, 55 test).
  */
+@Tag(Kernels.TRAINS)
 class TrainDivergenceTest {
   @TempDir Path dir;
 

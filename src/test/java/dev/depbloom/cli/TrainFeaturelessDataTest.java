@@ -4,6 +4,7 @@ import static dev.depbloom.cli.CliRuns.execute;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.cli.CliRuns.Outcome;
 import dev.depbloom.data.DataFiles;
 import dev.depbloom.model.config.ConfigReader;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every shipped model trains on data without node or edge features: DySAT's attention, which has no
  * time encoding in TGL's config, gets one, says so, and keeps it in the run's config.
  */
+@Tag(Kernels.TRAINS)
 class TrainFeaturelessDataTest {
   private static final Path EDGE_LIST = DataFiles.fixture("cuts/CollegeMsg-head300.txt");
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.DataFiles;
 import dev.depbloom.data.EventStream;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,6 +26,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code --resume}: a training process killed after its first checkpoint, then resumed, ends with
  * exactly the metrics of an uninterrupted run with the same seed.
  */
+@Tag(Kernels.TRAINS)
 class TrainResumeTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import java.io.IOException;
@@ -15,10 +16,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code train --schedule disttgl --devices G --trace FILE} through the command line. */
+@Tag(Kernels.TRAINS)
 class TrainScheduleCommandTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir Path dir;

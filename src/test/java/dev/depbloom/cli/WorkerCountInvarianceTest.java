@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.depbloom.Kernels;
 import dev.depbloom.data.DataFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * CollegeMsg events TGN's validation AP moved by two points.) W at most G keeps every item whole,
  * so no event shards depend on W either.
  */
+@Tag(Kernels.TRAINS)
 class WorkerCountInvarianceTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.tensor.ThreadBudget;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** When a run's figures depend on its thread settings, and what the note says then. */
+@Tag(Kernels.TRAINS)
 class WorkerInvarianceTest {
   @Test
   void oneThreadOfEachPoolPerItemAndFewerThanTwoWorkersPerDeviceDependOnTheDevicesAlone() {

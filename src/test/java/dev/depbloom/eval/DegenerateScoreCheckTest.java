@@ -2,6 +2,7 @@ package dev.depbloom.eval;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
@@ -49,6 +50,22 @@ class DegenerateScoreCheckTest {
             + " 13 zeros): the sigmoid saturated, so AP and AUC would only count ties",
         c.problem());
     assertEquals("batch 4 (events 40-52)", c.where());
+  }
+
+  /** The error names what a user can change: the rate, with the flag and a tenth of it. */
+  @Test
+  void theLikelyCausesNameTheRateAndTheFlagToLowerIt() {
+    DegenerateScoreCheck c = new DegenerateScoreCheck();
+    c.add(batch(0, 0, 10), filled(10, 0.5f), filled(10, 0.5f));
+    assertEquals(
+        c.problem()
+            + " (likely a learning rate too high for this data: train.lr is 0.01, try --lr 0.001;"
+            + " or node or edge features on a huge scale: scale them to about unit size)",
+        c.problem(0.01));
+    assertTrue(c.problem(1e-4).contains("train.lr is 0.0001, try --lr 0.00001;"));
+    DegenerateScoreCheck fine = new DegenerateScoreCheck();
+    fine.add(batch(0, 0, 10), filled(10, 0.7f), filled(10, 0.4f));
+    assertNull(fine.problem(0.01));
   }
 
   /** One batch may tie (cold-start endpoints share an embedding); the pass as a whole does not. */

@@ -3,6 +3,7 @@ package dev.depbloom.eval;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.memory.MemoryStore;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bytedeco.pytorch.Scalar;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * float rounding of differently shaped products), and the parallel path equals the sequential one
  * exactly.
  */
+@Tag(Kernels.TRAINS)
 class EventSliceScorerTest {
   private static final int NEGATIVES = 9;
 

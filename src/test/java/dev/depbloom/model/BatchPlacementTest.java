@@ -3,6 +3,7 @@ package dev.depbloom.model;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.step.TrainingSession;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.bytedeco.pytorch.Tensor;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * every model. (A replica cannot be moved to {@code meta}: libtorch's {@code Module::to} swaps
  * parameter data in place, which it allows between the host and CUDA but not to {@code meta}.)
  */
+@Tag(Kernels.TRAINS)
 class BatchPlacementTest {
   private static final RankDevice META = new RankDevice("meta", RankDevice.Backend.GLOO);
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
@@ -12,9 +13,11 @@ import dev.depbloom.sampling.TemporalSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The reads of several plans of one memory, deduplicated across them. */
+@Tag(Kernels.TRAINS)
 class SharedReadsTest {
   @Test
   void eachNodeAndReadTimeIsOneRowAndEveryPlanFindsItsReadsThere() {

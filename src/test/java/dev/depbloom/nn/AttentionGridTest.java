@@ -3,6 +3,7 @@ package dev.depbloom.nn;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.global.torch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * fewer samples than the fanout and one with none, and a second pass that takes the kept stream
  * part must give them again.
  */
+@Tag(Kernels.TRAINS)
 class AttentionGridTest {
   private static final int FANOUT = 4;
   private static final int NODE = 5;

@@ -3,6 +3,7 @@ package dev.depbloom.nn;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import org.bytedeco.pytorch.GRUCellImpl;
@@ -13,6 +14,7 @@ import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorOptional;
 import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * on concatenated inputs built from libtorch's own modules and ops, and the gradients of one
  * parameter are also checked against central finite differences.
  */
+@Tag(Kernels.TRAINS)
 class GradientCheckTest {
   private static final int MAIL = 6;
   private static final int DIM = 4;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.List;
@@ -14,6 +15,7 @@ import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * MemoryUpdater#PIECE_BYTES}); every row must equal the whole update's (with gradient: one piece),
  * and the time part kept for a second memory ({@link StreamParts}) must be taken piece by piece.
  */
+@Tag(Kernels.TRAINS)
 class MemoryUpdaterPiecesTest {
   private static final int NODES = 40;
   private static final int MAIL = 6;

@@ -3,6 +3,7 @@ package dev.depbloom.schedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.partition.ContiguousPartitioner;
@@ -13,6 +14,7 @@ import dev.depbloom.profile.PartitionMeasure;
 import dev.depbloom.schedule.depbloom.DepBloomSchedule;
 import dev.depbloom.schedule.disttgl.DistTglSchedule;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,6 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * actually plans with views, commits and merges: two implementations of one definition must agree
  * on every candidate.
  */
+@Tag(Kernels.TRAINS)
 class BatchedReadsOracleTest {
   private static final EventStream EVENTS = TinyStreams.random(40, 3_000, 0, 7);
   private static final int B = 50;

@@ -3,11 +3,13 @@ package dev.depbloom.schedule;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.tensor.RankDevice;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.bytedeco.pytorch.global.torch;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * off, though its masks are drawn on the host either way, and one worker keeps the device order.
  */
 @EnabledIf("cudaPresent")
+@Tag(Kernels.TRAINS)
 class GpuTrainingTest {
   /** Only the GPU build asks CUDA for its devices: the CPU build must never load it. */
   static boolean cudaPresent() {

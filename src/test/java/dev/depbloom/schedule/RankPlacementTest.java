@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
@@ -13,9 +14,11 @@ import dev.depbloom.schedule.depbloom.DepBloomSchedule;
 import dev.depbloom.schedule.disttgl.DistTglSchedule;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Which process runs which logical device, and which world sizes a schedule accepts. */
+@Tag(Kernels.TRAINS)
 class RankPlacementTest {
   private static List<Integer> ranks(Schedule s, int worldSize) {
     List<Integer> out = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.depbloom.schedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.observe.MemoryPlacement;
 import dev.depbloom.observe.RoundCosts;
@@ -17,9 +18,11 @@ import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The work a run records for a GPU projection, from the run itself, and its price. */
+@Tag(Kernels.TRAINS)
 class RecordedWorkTest {
   /** Trains {@code epochs} epochs of a run, recording epoch 1's kernels; every round's costs. */
   private static List<RoundCosts> rounds(TrainingRun run, int epochs, GpuProjection projection) {

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import dev.depbloom.Kernels;
 import java.util.Arrays;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * What a schedule computes depends on the schedule and its logical devices, never on the workers
  * that run them: bit for bit, with dropout on and uniform sampling.
  */
+@Tag(Kernels.TRAINS)
 class ScheduleEquivalenceTest {
   private static final Map<String, String> SEQUENTIAL = Map.of("schedule.name", "sequential");
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.DataFiles;
 import dev.depbloom.data.EventStream;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * that holds the row's latest event in the window (the stream index decides between equal times),
  * never as a view's window-start copy.
  */
+@Tag(Kernels.TRAINS)
 class WindowMergeTest {
   /**
    * Windows of 4 events, 2 contiguous chains of 2, batches of 1; every event after the first at one

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.depbloom.Kernels;
 import dev.depbloom.api.PredictorOptions;
 import dev.depbloom.api.ServedRuns;
 import dev.depbloom.api.TemporalLinkPredictor;
@@ -21,6 +22,7 @@ import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 400 naming the line and field and changing nothing, and a graceful shutdown whose snapshot the
  * next start continues from exactly.
  */
+@Tag(Kernels.TRAINS)
 class PredictionServerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   @TempDir static Path dir;

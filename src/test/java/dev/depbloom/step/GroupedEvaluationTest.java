@@ -2,15 +2,18 @@ package dev.depbloom.step;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Scoring a batch's negatives in groups, writing memory after the last, equals one pass. */
+@Tag(Kernels.TRAINS)
 class GroupedEvaluationTest {
   @Test
   void scoresAndMemoryAreThoseOfOnePassOverAllNegatives() {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
@@ -19,6 +20,7 @@ import java.util.Arrays;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.RNNCellImpl;
 import org.bytedeco.pytorch.StringTensorDict;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * each mail carries its event's time minus its node's memory time before the event, and the update
  * encodes that interval, not the time since the memory's update at the read.
  */
+@Tag(Kernels.TRAINS)
 class MailTimeDeltaTest {
   private static final int DIM = HandBuiltMemoryStream.DIM;
   private static final int TIME_DIM = HandBuiltMemoryStream.TIME_DIM;

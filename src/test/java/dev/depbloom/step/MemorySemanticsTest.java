@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
@@ -20,12 +21,14 @@ import dev.depbloom.tensor.Tensors;
 import org.bytedeco.pytorch.GRUCellImpl;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.StringTensorDict;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * TGL's deferred memory update on a hand-built stream, checked against libtorch's own GRUCell on
  * concatenated inputs: what is written, by whom, dated when.
  */
+@Tag(Kernels.TRAINS)
 class MemorySemanticsTest {
   private static final int DIM = HandBuiltMemoryStream.DIM;
   private static final int TIME_DIM = HandBuiltMemoryStream.TIME_DIM;

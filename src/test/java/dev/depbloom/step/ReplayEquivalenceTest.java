@@ -2,12 +2,14 @@ package dev.depbloom.step;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.train.TrainingRun;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -15,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The replay before testing writes memory without scoring. It must leave memory, mail and their
  * times exactly as a full evaluation pass over the same events does.
  */
+@Tag(Kernels.TRAINS)
 class ReplayEquivalenceTest {
   @ParameterizedTest
   @ValueSource(strings = {"tgn", "jodie", "apan"})

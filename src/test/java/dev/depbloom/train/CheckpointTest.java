@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.memory.NodeMemory;
@@ -15,11 +16,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.bytedeco.pytorch.StringTensorDict;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** A checkpoint restores every parameter, and memory with its times, into a fresh session. */
+@Tag(Kernels.TRAINS)
 class CheckpointTest {
   @TempDir Path dir;
 

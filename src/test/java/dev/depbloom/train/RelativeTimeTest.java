@@ -3,10 +3,13 @@ package dev.depbloom.train;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag(Kernels.TRAINS)
 class RelativeTimeTest {
   @Test
   void trainingSeesTimesRelativeToTheFirstEvent() {

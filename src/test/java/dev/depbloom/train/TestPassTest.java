@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
@@ -14,10 +15,12 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The test pass of a trained checkpoint, through {@link Trainer#test}. */
+@Tag(Kernels.TRAINS)
 class TestPassTest {
   @TempDir Path dir;
 
@@ -30,7 +33,9 @@ class TestPassTest {
     o.put("gnn.dim_time", "4");
     o.put("train.batch_size", "100");
     o.put("train.epoch", "1");
-    o.put("train.lr", "0.01");
+    // 1e-3 trains comfortably on every kernel set (ValidationChecksTest says how it was probed: on
+    // random tiny streams 1e-2 can collapse a model to one score, on some kernels only)
+    o.put("train.lr", "0.001");
     o.put("train.eval_negatives", String.valueOf(evalNegatives));
     return new TrainingRun(
         events, "tiny", Split.of(events), RunConfig.zoo(model, o), 4, new ThreadBudget(1, 1), 1);

@@ -3,6 +3,7 @@ package dev.depbloom.schedule.disttgl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.Split;
@@ -21,9 +22,11 @@ import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** DistTGL's rounds on a tiny stream: chunks, staggered group starts, resets on wrap. */
+@Tag(Kernels.TRAINS)
 class DistTglScheduleTest {
   /** Compact form of a round: "device:view:start-end ..." then "| reset views". */
   private static String describe(RoundPlan r) {
