@@ -35,6 +35,8 @@ final class LoadedRun implements AutoCloseable {
   final int bestEpoch;
   final int workers;
   final int maxNewNodes;
+  final double timeHorizon; // how far beyond the newest observed event a time may lie
+  final long idBound; // node ids lie in [0, idBound)
 
   private LoadedRun(SavedRun saved, int bestEpoch, PredictorOptions options) {
     this.saved = saved;
@@ -44,11 +46,38 @@ final class LoadedRun implements AutoCloseable {
     this.bestEpoch = bestEpoch;
     this.workers = options.workers() > 0 ? options.workers() : run.threads().workers();
     this.maxNewNodes = options.maxNewNodes();
+    this.timeHorizon =
+        Double.isNaN(options.timeHorizon()) ? trainingSpan(run) : options.timeHorizon();
+    this.idBound = options.idBound() > 0 ? options.idBound() : defaultIdBound(run, maxNewNodes);
     TensorRuntime.applyThreads(run.threads()); // one worker's budget, as the test pass runs
     this.replica = TrainingSession.newReplica(spec, RankDevice.CPU);
     this.planner = new BatchPlanner(config);
     this.sampling =
         config.sampling().enabled() ? TrainingSession.samplerConfig(spec).withThreads(1) : null;
+  }
+
+  /**
+   * The default time horizon: the training events' span, first to last (at least one time unit). A
+   * served stream continues the data, so a gap between events as long as all of training is already
+   * far outside what the model was trained on, yet a clock that merely runs on for days is not
+   * refused; a time in the wrong unit (milliseconds for seconds) or a sentinel (1e308) is.
+   */
+  static double trainingSpan(TrainingRun run) {
+    int end = run.split().trainEnd();
+    double[] t = run.events().times();
+    return end < 2 ? 1 : Math.max(1, t[end - 1] - t[0]);
+  }
+
+  /**
+   * The default id space's end: twice the run's largest id plus one, and at least room for {@code
+   * maxNewNodes} ids beyond it. Data sets number their nodes densely (TGL, JODIE, DyGLib) or
+   * sparsely but bounded (SNAP), and new nodes continue the numbering; a huge or negative id is
+   * junk, refused before it takes one of the new-node rows.
+   */
+  static long defaultIdBound(TrainingRun run, int maxNewNodes) {
+    var ids = run.events().nodeIds();
+    long largest = ids.size() == 0 ? -1 : ids.originalId(ids.size() - 1);
+    return Math.max(2 * (largest + 1), largest + 1 + maxNewNodes);
   }
 
   /** The run in {@code runDir}, its best checkpoint's parameters loaded. */

@@ -5,10 +5,10 @@ import java.util.List;
 /**
  * Observed events checked and mapped, before anything is applied: dense ids (new ids given out,
  * pending), run times, features, and each event's candidate destinations. Checks, in order per
- * event: ids present within the new-node limit, a finite time not before the newest observed event
- * nor the event before it, features as wide as the run's and finite; candidate lists of one length.
- * The first failure is a {@link RejectedInputException} naming the event and the field, and the new
- * ids given out so far are taken back.
+ * event: a time {@link AdmissionRules} admits and not before the event before it, features as wide
+ * as the run's and finite, ids in the id space and within the new-node limit; candidate lists of
+ * one length, their ids in the id space. The first failure is a {@link RejectedInputException}
+ * naming the event and the field, and the new ids given out so far are taken back.
  *
  * @param src {@code [n]} dense source ids
  * @param dst {@code [n]} dense destination ids
@@ -46,7 +46,7 @@ record PreparedEvents(
     int k = candidateCount(candidates, n);
     int dim = state.events.dim();
     double origin = run.timeOrigin();
-    double newest = state.newestTime();
+    double newest = state.newestTime(); // then each event's: the events before it are observed
     int[] src = new int[n];
     int[] dst = new int[n];
     double[] time = new double[n];
@@ -56,30 +56,19 @@ record PreparedEvents(
       if (e == null) {
         throw new RejectedInputException("event", i, "event", "missing (null)");
       }
-      double t = e.time();
-      if (!Double.isFinite(t)) {
-        throw new RejectedInputException("event", i, "time", "expected a finite number, got " + t);
-      }
-      double runTime = t - origin;
-      if (runTime < newest) {
-        throw new RejectedInputException(
-            "event",
-            i,
-            "time",
-            t
-                + " is before the newest observed event ("
-                + (newest + origin)
-                + "); events must arrive in time order");
-      }
+      double runTime =
+          AdmissionRules.runTime(
+              run, newest, e.time(), "event", i, "events must arrive in time order");
       newest = runTime;
       time[i] = runTime;
       features[i] = features(e.features(), dim, i);
-      src[i] = dense(state, e.source(), i, "src");
-      dst[i] = dense(state, e.destination(), i, "dst");
+      src[i] = dense(state, e.source(), i, "src", run);
+      dst[i] = dense(state, e.destination(), i, "dst", run);
     }
     int[] cand = new int[k * n];
     for (int i = 0; i < n; i++) {
       for (int j = 0; j < k; j++) {
+        AdmissionRules.checkId(run, candidates[i][j], "event", i, "candidates");
         cand[j * n + i] = state.ids.denseOrBlank(candidates[i][j]);
       }
     }
@@ -127,7 +116,8 @@ record PreparedEvents(
     return f.clone();
   }
 
-  private static int dense(ServingState state, long id, int i, String field) {
+  private static int dense(ServingState state, long id, int i, String field, LoadedRun run) {
+    AdmissionRules.checkId(run, id, "event", i, field);
     int d = state.ids.denseOrAdd(id);
     if (d < 0) {
       throw new RejectedInputException(

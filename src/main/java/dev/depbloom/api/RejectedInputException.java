@@ -5,7 +5,7 @@ package dev.depbloom.api;
  * candidate list), its position in the call and the field, and says what was expected. A server
  * answers it with 400.
  */
-public final class RejectedInputException extends IllegalArgumentException {
+public class RejectedInputException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
   private final String item;

@@ -102,6 +102,14 @@ final class ServingState implements AutoCloseable {
               + run.maxNewNodes
               + " allowed (--max-new-nodes)");
     }
+    String illegal = illegalState(c);
+    if (illegal != null) {
+      throw new InputException(
+          file
+              + ": the snapshot holds a state no admitted request can produce ("
+              + illegal
+              + "); start with --fresh to discard it");
+    }
     int history = c.historyEvents();
     MemoryStore memory = run.freshMemory();
     double newest = history == 0 ? Double.NEGATIVE_INFINITY : run.run.events().times()[history - 1];
@@ -113,6 +121,36 @@ final class ServingState implements AutoCloseable {
       s.close();
       throw e;
     }
+  }
+
+  /**
+   * What makes a snapshot's state one that no admitted request could have produced (a time that is
+   * not finite, memory that is not), or null; snapshots from before the time rule can hold one.
+   */
+  private static String illegalState(SnapshotFile.Contents c) {
+    boolean events = c.src().length > 0 || c.historyEvents() > 0;
+    if (events && !Double.isFinite(c.newestTime())) {
+      return "newest event time " + c.newestTime();
+    }
+    for (double t : c.time()) {
+      if (!Double.isFinite(t)) {
+        return "an event at time " + t;
+      }
+    }
+    SnapshotFile.MemoryRows m = c.memory();
+    if (m != null) {
+      for (float x : m.memory()) {
+        if (!Float.isFinite(x)) {
+          return "memory value " + x;
+        }
+      }
+      for (float x : m.mailbox()) {
+        if (!Float.isFinite(x)) {
+          return "mailbox value " + x;
+        }
+      }
+    }
+    return null;
   }
 
   /** Adds a snapshot's node ids, events and memory to this fresh state. */

@@ -96,6 +96,9 @@ final class SnapshotFile {
         Files.createDirectories(file.toAbsolutePath().getParent());
       }
       long bytes = encode(c, tmp);
+      try (FileChannel written = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        written.force(true); // on disk before the rename: a journal emptied after it loses nothing
+      }
       Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       return bytes;
     } catch (IOException e) {

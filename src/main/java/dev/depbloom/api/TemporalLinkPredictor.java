@@ -1,7 +1,6 @@
 package dev.depbloom.api;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.RandomStreams;
 import dev.depbloom.eval.Evaluator;
 import dev.depbloom.eval.EventSliceScorer;
 import dev.depbloom.memory.MemoryWrite;
@@ -10,7 +9,6 @@ import dev.depbloom.step.MemoryWriteSink;
 import dev.depbloom.step.ScoredMemory;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,12 +27,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * its test batches gives its test scores. Calls of more than the run's batch size {@code B} are
  * applied as consecutive batches of {@code B}.
  *
- * <p><b>Ids and time.</b> Node ids and times are the run's data's own. An unknown id in an observed
- * event becomes a new node (dense ids after the data's, fresh memory, as a node unseen in training
- * is in the test), up to {@link PredictorOptions#maxNewNodes()}; beyond it the call is refused. An
- * unknown id in a score or rank reads as such a fresh node without being added. Events must arrive
- * in time order: one before the newest observed event is refused (events at the same time are
- * fine). Queries must not be before the newest observed event either: the memory has seen it.
+ * <p><b>Ids and time.</b> Node ids and times are the run's data's own. Ids lie in {@code [0,
+ * idBound())}; an unknown id in an observed event becomes a new node (dense ids after the data's,
+ * fresh memory, as a node unseen in training is in the test), up to {@link
+ * PredictorOptions#maxNewNodes()}; beyond it the call is refused. An unknown id in a score or rank
+ * reads as such a fresh node without being added. Events must arrive in time order: one before the
+ * newest observed event is refused (events at the same time are fine), and so is one more than
+ * {@link #timeHorizon()} after it ({@link AdmissionRules}). Queries obey the same rule: not before
+ * the newest observed event (the memory has seen it), not beyond the horizon.
+ *
+ * <p><b>Durability.</b> With a journal ({@link PredictorOptions#journal()}) every batch is written
+ * and forced to disk before it is published, and a load replays the journal after the snapshot, so
+ * that nothing an observe returned is lost to a crash ({@link EventJournal}).
  *
  * <p><b>Thread safety.</b> All methods may be called from any thread. Observing, snapshots and
  * restores run one at a time (a writer lock). Scores and ranks run concurrently with each other and
@@ -47,18 +51,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Native memory (model, memory, mailbox) is freed by {@link #close()}.
  */
 public final class TemporalLinkPredictor implements AutoCloseable {
-  private static final long SCORE = RandomStreams.key("serve-score");
+  /**
+   * A query time that reads at the newest observed event's time, taken with the state the query
+   * reads (so an observe between a caller's look at {@link #newestTime()} and its query cannot make
+   * the query late).
+   */
+  public static final double NEWEST = Double.NaN;
 
   private final LoadedRun run;
+  private final LinkReader reader;
   private final VersionGuard guard;
   private final PublishHook hook;
   private final Object writerLock = new Object();
   private ServingState state; // replaced only by restore, under the writer lock and the guard
   private boolean closed; // set under the writer lock and the guard
+  private EventJournal journal; // null: none; written under the writer lock
+  private boolean replaying; // the journal's batches are being applied: not journaled again
   private final AtomicLong observedEvents = new AtomicLong(); // since load
+  private final AtomicLong refusedNodeIds = new AtomicLong(); // calls refused for an id, since load
 
   private TemporalLinkPredictor(LoadedRun run, VersionGuard guard, PublishHook hook) {
     this.run = run;
+    this.reader = new LinkReader(run);
     this.guard = guard;
     this.hook = hook;
   }
@@ -88,10 +102,48 @@ public final class TemporalLinkPredictor implements AutoCloseable {
       } else {
         p.state = options.emptyHistory() ? ServingState.empty(run) : ServingState.continued(run);
       }
+      if (options.journal() != null) {
+        p.journal = EventJournal.open(options.journal(), run.saved.fingerprint());
+        p.replayJournal();
+      }
       return p;
     } catch (RuntimeException e) {
+      if (p.journal != null) {
+        p.journal.close();
+      }
+      if (p.state != null) {
+        p.state.close();
+      }
       run.close();
       throw e;
+    }
+  }
+
+  /**
+   * Applies the journal's batches that follow the state's version, as they were applied before
+   * (observed, or scored then observed: the same writes); those the snapshot holds are skipped.
+   */
+  private void replayJournal() {
+    replaying = true;
+    try {
+      for (EventJournal.Entry e : journal.entries()) {
+        long version = state.version();
+        if (e.versionBefore() < version) {
+          continue;
+        }
+        if (e.versionBefore() > version) {
+          throw new dev.depbloom.data.InputException(
+              journal.file()
+                  + ": the journal continues version "
+                  + e.versionBefore()
+                  + " but the state is at version "
+                  + version
+                  + " (the journal of another snapshot?); start with --fresh to discard both");
+        }
+        apply(e.events(), null, e.scored());
+      }
+    } finally {
+      replaying = false;
     }
   }
 
@@ -118,14 +170,22 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     Objects.requireNonNull(events, "events");
     synchronized (writerLock) {
       ServingState s = open();
-      PreparedEvents p = PreparedEvents.prepare(events, candidates, s, run);
+      PreparedEvents p;
+      try {
+        p = PreparedEvents.prepare(events, candidates, s, run);
+      } catch (RejectedInputException e) {
+        if (e.field().equals("src") || e.field().equals("dst")) { // the id space or the limit
+          refusedNodeIds.incrementAndGet();
+        }
+        throw e;
+      }
       int n = p.size();
       float[] positive = new float[n];
       float[][] scores = new float[n][p.k()];
       try {
         for (int from = 0; from < n; from += run.batchSize()) {
           int to = Math.min(n, from + run.batchSize());
-          BatchScores b = applyBatch(s, p, from, to, score);
+          BatchScores b = applyBatch(s, p, from, to, score, events.subList(from, to));
           for (int i = from; b != null && i < to; i++) {
             positive[i] = b.positive()[i - from];
             for (int j = 0; j < p.k(); j++) {
@@ -143,7 +203,12 @@ public final class TemporalLinkPredictor implements AutoCloseable {
 
   /** Applies events {@code [from, to)} as one batch: computed, then published under the guard. */
   private BatchScores applyBatch(
-      ServingState s, PreparedEvents p, int from, int to, boolean score) {
+      ServingState s,
+      PreparedEvents p,
+      int from,
+      int to,
+      boolean score,
+      List<Interaction> original) {
     int b = to - from;
     int k = p.k();
     int[] edges = new int[b];
@@ -174,14 +239,25 @@ public final class TemporalLinkPredictor implements AutoCloseable {
         s.writeScorer.replay(batch, stream, s.writer(), memories.get(0), keep);
       }
       double newest = p.time()[to - 1];
-      guard.publish(
-          () -> {
-            for (MemoryWrite w : writes) {
-              s.memory.apply(0, w);
-            }
-            hook.memoryWritten();
-            s.publish(newest);
-          });
+      long mark =
+          journal == null || replaying
+              ? -1
+              : journal.append(s.version(), score, original, s.events.dim());
+      try {
+        guard.publish(
+            () -> {
+              for (MemoryWrite w : writes) {
+                s.memory.apply(0, w);
+              }
+              hook.memoryWritten();
+              s.publish(newest);
+            });
+      } catch (RuntimeException | Error e) {
+        if (mark >= 0) {
+          journal.cutBack(mark); // never published: its version goes to the next batch
+        }
+        throw e;
+      }
       observedEvents.addAndGet(b);
       return out;
     } finally {
@@ -206,26 +282,13 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     if (queries.isEmpty()) {
       throw new RejectedInputException("request", -1, "pairs", "no pairs to score");
     }
-    return guard.read(
-        () -> {
-          ServingState s = open();
-          int b = queries.size();
-          int[] roots = new int[2 * b];
-          double[] times = new double[2 * b];
-          for (int i = 0; i < b; i++) {
-            LinkQuery q = queries.get(i);
-            roots[i] = s.ids.denseOrBlank(q.source());
-            roots[b + i] = s.ids.denseOrBlank(q.destination());
-            times[i] = queryTime(s, q.time(), "query", i);
-            times[b + i] = times[i];
-          }
-          return new ScoredLinks(s.version(), read(s, roots, times, b).positive());
-        });
+    return guard.read(() -> reader.score(open(), queries));
   }
 
   /**
    * The {@code k} most likely destinations of {@code source} at {@code time} among {@code
-   * candidates}, best first, ties in candidate order; all read from one version.
+   * candidates}, best first, ties in candidate order; all read from one version. Each candidate is
+   * scored as the pair {@code (source, candidate)} is by {@link #score(List)}: the same float.
    */
   public Ranking rank(long source, long[] candidates, double time, int k) {
     Objects.requireNonNull(candidates, "candidates");
@@ -235,64 +298,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     if (k < 1) {
       throw new RejectedInputException("request", -1, "k", "expected k >= 1, got " + k);
     }
-    return guard.read(
-        () -> {
-          ServingState s = open();
-          int c = candidates.length;
-          int[] roots = new int[1 + c]; // one event: [src | candidate 0 | candidates 1..c-1]
-          double[] times = new double[1 + c];
-          roots[0] = s.ids.denseOrBlank(source);
-          for (int j = 0; j < c; j++) {
-            roots[1 + j] = s.ids.denseOrBlank(candidates[j]);
-          }
-          Arrays.fill(times, queryTime(s, time, "request", -1));
-          BatchScores r = read(s, roots, times, 1);
-          float[] all = new float[c];
-          all[0] = r.positive()[0];
-          System.arraycopy(r.negative(), 0, all, 1, c - 1);
-          return new Ranking(s.version(), top(candidates, all, k));
-        });
-  }
-
-  /** The best {@code k} of {@code candidates} by {@code scores}, ties in candidate order. */
-  private static List<RankedNode> top(long[] candidates, float[] scores, int k) {
-    Integer[] order = new Integer[scores.length];
-    Arrays.setAll(order, i -> i);
-    Arrays.sort(order, (a, b) -> Float.compare(scores[b], scores[a])); // stable
-    List<RankedNode> out = new ArrayList<>();
-    for (int i = 0; i < Math.min(k, order.length); i++) {
-      out.add(new RankedNode(candidates[order[i]], scores[order[i]]));
-    }
-    return out;
-  }
-
-  /** A query's run time, refused when not finite or before the newest observed event. */
-  private double queryTime(ServingState s, double time, String item, int index) {
-    double t = time - run.timeOrigin();
-    if (!Double.isFinite(time) || t < s.newestTime()) {
-      throw new RejectedInputException(
-          item,
-          index,
-          "time",
-          Double.isFinite(time)
-              ? time
-                  + " is before the newest observed event ("
-                  + (s.newestTime() + run.timeOrigin())
-                  + "); the memory has already seen it"
-              : "expected a finite number, got " + time);
-    }
-    return t;
-  }
-
-  /** Scores roots {@code [src | dst | more destinations]} of {@code b} queries, writing nothing. */
-  private BatchScores read(ServingState s, int[] roots, double[] times, int b) {
-    int[] edges = new int[b];
-    Arrays.setAll(edges, i -> s.events.nextEdgeId() + i); // hypothetical events: never stored
-    Batch batch = new Batch(0, edges, roots, times);
-    long stream = RandomStreams.derive(run.run.seed(), SCORE, s.version());
-    try (EventSliceScorer scorer = new EventSliceScorer(s.step, run.planner, run.config, 1)) {
-      return scorer.score(batch, stream, s.reader(), s.memory, 0, false);
-    }
+    return guard.read(() -> reader.rank(open(), source, candidates, time, k));
   }
 
   /**
@@ -304,6 +310,9 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     synchronized (writerLock) {
       ServingState s = open();
       SnapshotFile.write(s, file);
+      if (journal != null) {
+        journal.clear(); // the snapshot holds every batch the journal had
+      }
       return s.version();
     }
   }
@@ -314,6 +323,11 @@ public final class TemporalLinkPredictor implements AutoCloseable {
    */
   public void restore(Path file) {
     synchronized (writerLock) {
+      if (journal != null) {
+        throw new IllegalStateException(
+            "a predictor with a journal restores a snapshot only when it is loaded"
+                + " (PredictorOptions.withSnapshot): the journal continues that snapshot");
+      }
       ServingState old = open();
       ServingState restored = ServingState.restored(run, file);
       guard.publish(() -> state = restored);
@@ -324,6 +338,15 @@ public final class TemporalLinkPredictor implements AutoCloseable {
   /** The version readers see: batches observed since load (or restored with a snapshot). */
   public long version() {
     return guard.read(() -> open().version());
+  }
+
+  /**
+   * Calls refused since load because an event's node id lay outside the id space or would have been
+   * a new node beyond {@link #maxNewNodes()}: junk ids show here before they show as refused real
+   * nodes.
+   */
+  public long refusedNodeIds() {
+    return refusedNodeIds.get();
   }
 
   /** Events observed through this predictor since it was loaded. */
@@ -344,6 +367,19 @@ public final class TemporalLinkPredictor implements AutoCloseable {
   /** Nodes observed events added, at most {@link #maxNewNodes()}. */
   public int newNodeCount() {
     return guard.read(() -> open().ids.addedCount());
+  }
+
+  /**
+   * How far beyond the newest observed event, in the data's time unit, an event or a query may lie
+   * ({@link PredictorOptions#timeHorizon()}; by default the training span).
+   */
+  public double timeHorizon() {
+    return run.timeHorizon;
+  }
+
+  /** Node ids lie in {@code [0, idBound())} ({@link PredictorOptions#idBound()}). */
+  public long idBound() {
+    return run.idBound;
   }
 
   public int maxNewNodes() {
@@ -383,6 +419,9 @@ public final class TemporalLinkPredictor implements AutoCloseable {
       guard.publish(() -> closed = true);
       state.close();
       run.close();
+      if (journal != null) {
+        journal.close();
+      }
     }
   }
 }

@@ -157,8 +157,9 @@ public final class ServeBenchmark {
       List<Row> observes = new ArrayList<>();
       for (int size : new int[] {1, 100, 600}) {
         p.restore(snapshot);
-        observes.add(observes(p, stream, size));
+        observes.add(observes(p, stream, size, "observe"));
       }
+      observes.add(journaled(stream, snapshot));
       p.restore(snapshot);
       Sustained s = sustained(p, stream, events, random, later);
       Row overHttp = http ? overHttp(p, events, random, later) : null;
@@ -247,7 +248,8 @@ public final class ServeBenchmark {
     return row("score", size, nanos, cpu);
   }
 
-  private static Row observes(TemporalLinkPredictor p, List<Interaction> stream, int size) {
+  private static Row observes(
+      TemporalLinkPredictor p, List<Interaction> stream, int size, String operation) {
     int calls = Math.min(size == 1 ? 1_000 : 30_000 / size, stream.size() / size);
     long[] nanos = new long[calls];
     for (int i = 0; i < calls; i++) {
@@ -256,7 +258,25 @@ public final class ServeBenchmark {
       p.observe(batch);
       nanos[i] = System.nanoTime() - t0;
     }
-    return row("observe", size, nanos);
+    return row(operation, size, nanos);
+  }
+
+  /**
+   * Batches of 600 observed by a second predictor, loaded from the same snapshot, that journals
+   * each batch and forces it to disk before publishing it (as {@code depbloom serve} does).
+   */
+  private Row journaled(List<Interaction> stream, Path snapshot) {
+    Path journal = snapshot.resolveSibling(snapshot.getFileName() + ".journal");
+    PredictorOptions options = PredictorOptions.defaults().withSnapshot(snapshot);
+    try (TemporalLinkPredictor j = TemporalLinkPredictor.load(run, options.withJournal(journal))) {
+      return observes(j, stream, 600, "observe, journal forced to disk per batch");
+    } finally {
+      try {
+        Files.deleteIfExists(journal);
+      } catch (IOException e) {
+        // a temporary file left behind
+      }
+    }
   }
 
   private record Sustained(Row reads, double eventsPerSecond) {}

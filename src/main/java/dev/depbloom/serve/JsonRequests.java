@@ -1,12 +1,15 @@
 package dev.depbloom.serve;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.depbloom.api.Interaction;
 import dev.depbloom.api.LinkQuery;
+import dev.depbloom.api.TemporalLinkPredictor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,8 +18,10 @@ import java.util.Set;
 
 /**
  * The JSON the server reads, checked as the loaders check files: one error, naming the line (and,
- * in an array, the event) and the field, and what was expected; unknown fields are errors. Events
- * come as JSON lines (one object a line) or as one array of objects.
+ * in an array, the event) and the field, and what was expected; unknown fields are errors. Strict:
+ * a body holds one JSON value ({@code /score}, {@code /rank}) or one event a line ({@code /events},
+ * JSON lines) or one array of events, and nothing after it. Counts over a limit are refused (413)
+ * as soon as they are seen. Errors are said in the project's words, never the parser's.
  */
 final class JsonRequests {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -29,8 +34,8 @@ final class JsonRequests {
   /** Events of a {@code POST /events} body, with where each was. */
   record Events(List<Interaction> events, List<String> places) {}
 
-  /** The events of {@code body}: JSON lines, or one array; at least one. */
-  static Events events(byte[] body) {
+  /** The events of {@code body}: JSON lines, or one array; at least one, at most {@code max}. */
+  static Events events(byte[] body, int max) {
     List<Interaction> events = new ArrayList<>();
     List<String> places = new ArrayList<>();
     try (JsonParser p = JSON.getFactory().createParser(body)) {
@@ -39,26 +44,41 @@ final class JsonRequests {
       if (array) {
         t = p.nextToken();
       }
+      int lastLine = 0; // the line the previous event ended on (JSON lines: one event a line)
       while (t != null && t != JsonToken.END_ARRAY) {
-        String place = "line " + p.currentTokenLocation().getLineNr();
+        int line = p.currentTokenLocation().getLineNr();
+        String place = "line " + line;
         if (array) {
           place += ", event " + (events.size() + 1);
+        } else if (line == lastLine) {
+          throw new BadRequestException(
+              place + ": a second JSON value on the line (JSON lines: one event a line)");
         }
         if (t != JsonToken.START_OBJECT) {
           throw new BadRequestException(
               place + ": expected an object {\"src\": ..., \"dst\": ..., \"time\": ...}");
         }
+        if (events.size() == max) {
+          throw new RequestRefusedException(
+              413,
+              "more than "
+                  + Endpoints.count(max)
+                  + " events in one request, the limit (--max-events); send them in parts");
+        }
         JsonNode node = JSON.readTree(p);
         events.add(event(node, place));
         places.add(place);
+        lastLine = p.currentLocation().getLineNr();
         t = p.nextToken();
       }
       if (array && (t == null || p.nextToken() != null)) {
         throw new BadRequestException(
-            "line " + p.currentTokenLocation().getLineNr() + ": expected the array to end");
+            "line "
+                + p.currentTokenLocation().getLineNr()
+                + ": expected the array to end, and nothing after it");
       }
     } catch (JsonProcessingException e) {
-      throw malformed(e);
+      throw malformed(e, body);
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage(), e);
     }
@@ -90,44 +110,71 @@ final class JsonRequests {
     return new Interaction(src, dst, time, features);
   }
 
-  /** Pairs of a {@code POST /score} body: {@code {"pairs": [...]}} or one pair. */
-  static List<LinkQuery> pairs(byte[] body, double defaultTime) {
+  /** The pairs of a {@code POST /score} body, and whether it was one pair rather than a list. */
+  record Pairs(List<LinkQuery> queries, boolean single) {}
+
+  /**
+   * Pairs of a {@code POST /score} body: {@code {"pairs": [...]}} (at most {@code max}) or one
+   * pair. A pair without {@code time} reads at the newest observed event ({@link
+   * TemporalLinkPredictor#NEWEST}).
+   */
+  static Pairs pairs(byte[] body, int max) {
     JsonNode root = object(body);
     List<LinkQuery> out = new ArrayList<>();
-    if (root.has("pairs")) {
-      checkFields(root, Set.of("pairs"), "request");
-      JsonNode pairs = root.get("pairs");
-      if (!pairs.isArray() || pairs.isEmpty()) {
-        throw field(
-            "request", "pairs", "expected a non-empty array of {\"src\", \"dst\", \"time\"}");
-      }
-      for (int i = 0; i < pairs.size(); i++) {
-        out.add(pair(pairs.get(i), "pairs[" + i + "]", defaultTime));
-      }
-    } else {
-      out.add(pair(root, "request", defaultTime));
+    if (!root.has("pairs")) {
+      out.add(pair(root, "request"));
+      return new Pairs(out, true);
     }
-    return out;
+    checkFields(root, Set.of("pairs"), "request");
+    JsonNode pairs = root.get("pairs");
+    if (!pairs.isArray() || pairs.isEmpty()) {
+      throw field("request", "pairs", "expected a non-empty array of {\"src\", \"dst\", \"time\"}");
+    }
+    if (pairs.size() > max) {
+      throw new RequestRefusedException(
+          413,
+          "request: \"pairs\": "
+              + Endpoints.count(pairs.size())
+              + " pairs, more than the limit of "
+              + Endpoints.count(max)
+              + " (--max-pairs); send them in parts");
+    }
+    for (int i = 0; i < pairs.size(); i++) {
+      out.add(pair(pairs.get(i), "pairs[" + i + "]"));
+    }
+    return new Pairs(out, false);
   }
 
-  private static LinkQuery pair(JsonNode node, String place, double defaultTime) {
+  private static LinkQuery pair(JsonNode node, String place) {
     if (!node.isObject()) {
       throw new BadRequestException(place + ": expected an object {\"src\", \"dst\", \"time\"}");
     }
     checkFields(node, PAIR_FIELDS, place);
     return new LinkQuery(
-        id(node, "src", place), id(node, "dst", place), number(node, "time", place, defaultTime));
+        id(node, "src", place),
+        id(node, "dst", place),
+        number(node, "time", place, TemporalLinkPredictor.NEWEST));
   }
 
   /** A {@code POST /rank} body. */
   record RankRequest(long source, long[] candidates, double time, int k) {}
 
-  static RankRequest rank(byte[] body, double defaultTime) {
+  /** A {@code POST /rank} body, at most {@code max} candidates. */
+  static RankRequest rank(byte[] body, int max) {
     JsonNode root = object(body);
     checkFields(root, RANK_FIELDS, "request");
     JsonNode c = root.get("candidates");
     if (c == null || !c.isArray() || c.isEmpty()) {
       throw field("request", "candidates", "expected a non-empty array of node ids");
+    }
+    if (c.size() > max) {
+      throw new RequestRefusedException(
+          413,
+          "request: \"candidates\": "
+              + Endpoints.count(c.size())
+              + " candidates, more than the limit of "
+              + Endpoints.count(max)
+              + " (--max-candidates); rank them in parts");
     }
     long[] candidates = new long[c.size()];
     for (int j = 0; j < candidates.length; j++) {
@@ -144,21 +191,44 @@ final class JsonRequests {
     return new RankRequest(
         id(root, "src", "request"),
         candidates,
-        number(root, "time", "request", defaultTime),
+        number(root, "time", "request", TemporalLinkPredictor.NEWEST),
         (int) k);
   }
 
+  /** The one JSON object of {@code body}; anything after it is refused. */
   private static JsonNode object(byte[] body) {
-    try {
-      JsonNode root = JSON.readTree(body);
-      if (root == null || !root.isObject()) {
-        throw new BadRequestException("line 1: expected a JSON object");
+    try (JsonParser p = JSON.getFactory().createParser(body)) {
+      JsonToken t = p.nextToken();
+      if (t != JsonToken.START_OBJECT) {
+        throw new BadRequestException(
+            t == null
+                ? "empty request body: expected a JSON object"
+                : "line 1: expected a JSON object");
+      }
+      JsonNode root = JSON.readTree(p);
+      if (moreAfter(p)) {
+        JsonLocation at = p.currentTokenLocation();
+        throw new BadRequestException(
+            "line "
+                + at.getLineNr()
+                + ", column "
+                + at.getColumnNr()
+                + ": more after the JSON object (a request is one object)");
       }
       return root;
     } catch (JsonProcessingException e) {
-      throw malformed(e);
+      throw malformed(e, body);
     } catch (IOException e) {
       throw new BadRequestException("unreadable request body: " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether anything but white space follows the value just read (garbage counts too). */
+  private static boolean moreAfter(JsonParser p) throws IOException {
+    try {
+      return p.nextToken() != null;
+    } catch (JsonProcessingException e) {
+      return true;
     }
   }
 
@@ -207,9 +277,42 @@ final class JsonRequests {
     return new BadRequestException(place + ": \"" + name + "\": " + problem);
   }
 
-  private static BadRequestException malformed(JsonProcessingException e) {
-    var at = e.getLocation();
-    String where = at == null ? "" : "line " + at.getLineNr() + ": ";
-    return new BadRequestException(where + "malformed JSON (" + e.getOriginalMessage() + ")", e);
+  /**
+   * Malformed JSON, said with its line and column and the character found there (the parser's own
+   * message names its internals and switches a client cannot set).
+   */
+  private static BadRequestException malformed(JsonProcessingException e, byte[] body) {
+    JsonLocation at = e.getLocation();
+    String where = at == null ? "" : "line " + at.getLineNr() + ", column " + at.getColumnNr();
+    String what;
+    if (e instanceof JsonEOFException) {
+      what = "the JSON ends before its value is complete";
+    } else {
+      int offset = at == null ? -1 : offset(body, at.getLineNr(), at.getColumnNr());
+      String found =
+          offset >= 0 && offset < body.length ? printable(body[offset]) : "something else";
+      what =
+          "not valid JSON at "
+              + found
+              + " (expected an object, array, string, number, true, false or null; strings in"
+              + " double quotes, numbers without NaN or Infinity)";
+    }
+    return new BadRequestException((where.isEmpty() ? "" : where + ": ") + what, e);
+  }
+
+  /** The index in {@code body} of 1-based {@code line} and {@code column}, or -1. */
+  private static int offset(byte[] body, int line, int column) {
+    int at = 0;
+    for (int l = 1; l < line && at < body.length; at++) {
+      if (body[at] == '\n') {
+        l++;
+      }
+    }
+    int i = at + column - 1;
+    return line >= 1 && column >= 1 && i < body.length ? i : -1;
+  }
+
+  private static String printable(byte b) {
+    return b >= 0x21 && b < 0x7f ? "'" + (char) b + "'" : String.format("byte 0x%02x", b & 0xff);
   }
 }

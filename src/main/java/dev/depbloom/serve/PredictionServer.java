@@ -1,110 +1,175 @@
 package dev.depbloom.serve;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import dev.depbloom.api.EventScores;
-import dev.depbloom.api.RankedNode;
-import dev.depbloom.api.Ranking;
 import dev.depbloom.api.RejectedInputException;
-import dev.depbloom.api.ScoredLinks;
 import dev.depbloom.api.TemporalLinkPredictor;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import dev.depbloom.serve.Endpoints.Endpoint;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * HTTP with JSON in front of a {@link TemporalLinkPredictor}, on the JDK's own server ({@code
- * com.sun.net.httpserver}): {@code POST /events}, {@code POST /score}, {@code POST /rank}, {@code
- * GET /health}, {@code GET /metrics} (Prometheus text), {@code POST /snapshot}. docs/serving.md
- * gives the requests and answers. A refused request gets 400 with one line naming the line or the
- * field, and changes nothing.
+ * HTTP with JSON in front of a {@link TemporalLinkPredictor}: {@code POST /events}, {@code POST
+ * /score}, {@code POST /rank}, {@code POST /snapshot}, {@code GET /health}, {@code GET /metrics}
+ * (Prometheus text); docs/serving.md gives the requests and answers. A refused request gets 400
+ * with one line naming the line or the field, and changes nothing.
  *
- * <p>{@link #close()} shuts down gracefully: it stops accepting requests, lets those in flight
- * finish (up to {@link Options#drainSeconds()}), then writes a snapshot when one is configured. The
- * predictor stays open; its owner closes it.
+ * <p><b>Slow and greedy clients.</b> The server is Jetty's core server: it parses a request's head
+ * without holding a thread, so half-sent requests cost a connection, not a worker, and a connection
+ * silent for {@link ServerLimits#idleSeconds()} is closed. Bodies are read the same way ({@link
+ * RequestBody}). Model work (events, scores, ranks, snapshots) runs on a bounded pool of model
+ * workers with a bounded queue (more: 503); {@code /health} and {@code /metrics} are answered on
+ * the server's own threads and never wait for them. Counts per request are limited (413).
+ *
+ * <p>{@link #close()} shuts down gracefully: it stops accepting requests (503), lets those in
+ * flight finish (up to {@link Options#drainSeconds()}), then writes a snapshot when one is
+ * configured. The predictor stays open; its owner closes it.
  */
 public final class PredictionServer implements AutoCloseable {
-  /** Bodies larger than this are refused with 413. */
-  static final int MAX_BODY_BYTES = 64 << 20;
+  /**
+   * @param host the address to listen on ({@code 127.0.0.1}: this machine only)
+   * @param port the port (0: any free one, see {@link #port()})
+   * @param threads model workers: requests that score or observe at once
+   * @param snapshot where {@code POST /snapshot}, the periodic snapshots and a graceful shutdown
+   *     write the state, or null
+   * @param drainSeconds how long a shutdown waits for requests in flight
+   * @param limits what one request or client may cost
+   * @param snapshotSeconds a snapshot every this many seconds when the state changed (0: none)
+   */
+  public record Options(
+      String host,
+      int port,
+      int threads,
+      Path snapshot,
+      int drainSeconds,
+      ServerLimits limits,
+      int snapshotSeconds) {
+    public Options {
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be at least 1: " + threads);
+      }
+      if (snapshotSeconds < 0) {
+        throw new IllegalArgumentException("snapshot interval must be >= 0: " + snapshotSeconds);
+      }
+    }
 
-  static {
-    // TCP_NODELAY on accepted connections (the JDK server's switch, read once when its first
-    // server is made): without it a small answer waits for the client's delayed ACK, 40 ms on
-    // Linux, instead of leaving at once
-    if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-      System.setProperty("sun.net.httpserver.nodelay", "true");
+    /** The default limits, no periodic snapshots. */
+    public Options(String host, int port, int threads, Path snapshot, int drainSeconds) {
+      this(host, port, threads, snapshot, drainSeconds, ServerLimits.DEFAULTS, 0);
     }
   }
 
   private final TemporalLinkPredictor predictor;
   private final Options options;
-  private final HttpServer http;
-  private final ExecutorService handlers;
+  private final Server jetty;
+  private final ServerConnector connector;
+  private final ThreadPoolExecutor workers;
+  private final ScheduledExecutorService snapshots; // null: no periodic snapshots
   private final ServerMetrics metrics = new ServerMetrics();
+  private final Endpoints endpoints;
   private final Object flight = new Object(); // guards inFlight and closing
   private int inFlight; // requests being answered
   private boolean closing; // new requests get 503
   private boolean closed;
+  private long snapshotVersion = -1; // the version the last periodic snapshot wrote
 
-  /**
-   * @param host the address to listen on ({@code 127.0.0.1}: this machine only)
-   * @param port the port (0: any free one, see {@link #port()})
-   * @param threads request handler threads
-   * @param snapshot where {@code POST /snapshot} and a graceful shutdown write the state, or null
-   * @param drainSeconds how long a shutdown waits for requests in flight
-   */
-  public record Options(String host, int port, int threads, Path snapshot, int drainSeconds) {
-    public Options {
-      if (threads < 1) {
-        throw new IllegalArgumentException("threads must be at least 1: " + threads);
-      }
-    }
-  }
-
-  private PredictionServer(TemporalLinkPredictor predictor, Options options) throws IOException {
+  private PredictionServer(TemporalLinkPredictor predictor, Options options) {
     this.predictor = predictor;
     this.options = options;
-    this.http = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 128);
+    this.endpoints = new Endpoints(predictor, options.limits(), options.snapshot(), metrics);
+    ServerLimits limits = options.limits();
+    QueuedThreadPool http = new QueuedThreadPool(32, 4);
+    http.setName("depbloom-http");
+    http.setDaemon(true);
+    this.jetty = new Server(http);
+    HttpConfiguration config = new HttpConfiguration();
+    config.setSendServerVersion(false);
+    config.setSendDateHeader(false);
+    config.setRequestHeaderSize(16 << 10);
+    this.connector = new ServerConnector(jetty, 1, 1, new HttpConnectionFactory(config));
+    connector.setHost(options.host());
+    connector.setPort(options.port());
+    connector.setIdleTimeout(TimeUnit.SECONDS.toMillis(limits.idleSeconds()));
+    jetty.addConnector(connector);
+    jetty.addBean(new NetworkConnectionLimit(limits.connections(), connector));
+    jetty.setErrorHandler(this::protocolError);
+    jetty.setHandler(
+        new Handler.Abstract() {
+          @Override
+          public boolean handle(Request request, Response response, Callback callback) {
+            PredictionServer.this.handle(request, response, callback);
+            return true;
+          }
+        });
     AtomicInteger n = new AtomicInteger();
-    this.handlers =
-        Executors.newFixedThreadPool(
+    BlockingQueue<Runnable> queue =
+        limits.queue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(limits.queue());
+    this.workers =
+        new ThreadPoolExecutor(
             options.threads(),
+            options.threads(),
+            0,
+            TimeUnit.MILLISECONDS,
+            queue,
             r -> {
-              Thread t = new Thread(r, "depbloom-http-" + n.incrementAndGet());
+              Thread t = new Thread(r, "depbloom-model-" + n.incrementAndGet());
               t.setDaemon(true);
               return t;
             });
-    http.setExecutor(handlers);
-    http.createContext("/", this::handle);
+    this.snapshots =
+        options.snapshotSeconds() > 0 && options.snapshot() != null
+            ? Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "depbloom-snapshots");
+                  t.setDaemon(true);
+                  return t;
+                })
+            : null;
   }
 
-  /** Starts serving {@code predictor}. */
+  /** Starts serving {@code predictor}; an address it cannot listen on is an error that says so. */
   public static PredictionServer start(TemporalLinkPredictor predictor, Options options) {
+    PredictionServer server = new PredictionServer(predictor, options);
     try {
-      PredictionServer server = new PredictionServer(predictor, options);
-      server.http.start();
-      return server;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot listen there: " + e.getMessage(), e);
+      server.jetty.start();
+    } catch (Exception e) {
+      server.workers.shutdownNow();
+      if (server.snapshots != null) {
+        server.snapshots.shutdownNow();
+      }
+      throw new IllegalStateException("cannot listen there: " + e.getMessage(), e);
     }
+    if (server.snapshots != null) {
+      long every = options.snapshotSeconds();
+      server.snapshots.scheduleWithFixedDelay(
+          server::periodicSnapshot, every, every, TimeUnit.SECONDS);
+    }
+    return server;
   }
 
   /** The port the server listens on. */
   public int port() {
-    return http.getAddress().getPort();
+    return connector.getLocalPort();
   }
 
   /** {@code http://host:port}. */
@@ -112,254 +177,152 @@ public final class PredictionServer implements AutoCloseable {
     return URI.create("http://" + options.host() + ":" + port());
   }
 
-  /** An answer: status, content type, body. */
-  private record Answer(int status, String type, byte[] body) {
-    static Answer json(int status, Object value) {
-      try {
-        return new Answer(status, "application/json", JsonRequests.JSON.writeValueAsBytes(value));
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    static Answer error(int status, String message) {
-      ObjectNode o = JsonRequests.JSON.createObjectNode();
-      o.put("error", message);
-      return json(status, o);
-    }
-  }
-
-  private void handle(HttpExchange exchange) throws IOException {
+  private void handle(Request request, Response response, Callback callback) {
     long t0 = System.nanoTime();
-    String path = exchange.getRequestURI().getPath();
-    String endpoint = Endpoint.known(path) ? path : "other";
+    String path = Request.getPathInContext(request);
+    Endpoint e = Endpoint.of(path);
+    String name = e == null ? "other" : path;
+    boolean head = "HEAD".equals(request.getMethod());
     synchronized (flight) {
       if (closing) {
-        reply(exchange, Answer.error(503, "shutting down"), endpoint, t0);
+        send(response, callback, Answer.error(503, "shutting down"), name, t0, head);
         return;
       }
       inFlight++;
     }
-    try {
-      reply(exchange, answerOrError(exchange, path), endpoint, t0);
-    } finally {
-      synchronized (flight) {
-        inFlight--;
-        flight.notifyAll();
-      }
+    Callback finished = counted(callback);
+    if (e == null) {
+      send(
+          response,
+          finished,
+          Answer.error(404, "no endpoint " + path + " (" + Endpoints.paths() + ")"),
+          name,
+          t0,
+          head);
+    } else if (!e.takes(request.getMethod())) {
+      response.getHeaders().put(HttpHeader.ALLOW, e.method.equals("GET") ? "GET, HEAD" : e.method);
+      send(response, finished, Answer.error(405, path + " takes " + e.method), name, t0, head);
+    } else if (!e.model) {
+      send(response, finished, answer(e, new byte[0], false), name, t0, head);
+    } else {
+      boolean score = "true".equals(Request.extractQueryParameters(request).getValue("score"));
+      RequestBody.read(
+          request,
+          endpoints.bodyLimit(e),
+          options.limits().bodySeconds(),
+          body -> {
+            try {
+              submit(() -> send(response, finished, answer(e, body, score), name, t0, false));
+            } catch (RequestRefusedException busy) {
+              send(response, finished, refused(busy), name, t0, false);
+            }
+          },
+          refusal -> send(response, finished, refused(refusal), name, t0, false));
     }
   }
 
-  private Answer answerOrError(HttpExchange exchange, String path) {
-    Answer answer;
+  /** Runs model work on a model worker; none free and the queue full: 503 at once. */
+  private void submit(Runnable work) {
     try {
-      answer = answer(exchange, path);
-    } catch (BadRequestException | RejectedInputException e) {
-      answer = Answer.error(400, e.getMessage());
-    } catch (BodyTooLargeException e) {
-      answer = Answer.error(413, e.getMessage());
-    } catch (IOException e) {
-      answer = Answer.error(400, "unreadable request body: " + e.getMessage());
-    } catch (RuntimeException | Error e) {
-      answer = Answer.error(500, "internal error: " + e);
+      workers.execute(work);
+    } catch (RejectedExecutionException x) {
+      throw new RequestRefusedException(
+          503,
+          "the model workers are busy ("
+              + workers.getActiveCount()
+              + " running, "
+              + workers.getQueue().size()
+              + " waiting); retry shortly");
     }
-    return answer;
+  }
+
+  private Answer answer(Endpoint e, byte[] body, boolean score) {
+    try {
+      return endpoints.answer(e, body, score);
+    } catch (RuntimeException | Error x) {
+      return refused(x);
+    }
+  }
+
+  /** The answer to a refusal or a failure: a status and one line, never a stack trace. */
+  private static Answer refused(Throwable x) {
+    if (x instanceof BadRequestException || x instanceof RejectedInputException) {
+      return Answer.error(400, x.getMessage());
+    }
+    if (x instanceof RequestRefusedException r) {
+      return Answer.error(r.status(), r.getMessage());
+    }
+    if (x instanceof OutOfMemoryError) {
+      return Answer.error(503, "out of memory answering this request; send a smaller one");
+    }
+    String what = x.getClass().getSimpleName();
+    String message = x.getMessage() == null ? "" : x.getMessage().lines().findFirst().orElse("");
+    // a native failure's message is its whole C++ trace: its first line says what failed
+    return Answer.error(500, "internal error: " + what + (message.isEmpty() ? "" : ": " + message));
   }
 
   /**
-   * Records the request, then sends its answer: a client that has its answer finds the request in
-   * the next scrape. The latency is from the request's arrival to its answer being ready.
+   * Records the request, then sends its answer (a {@code HEAD} gets the headers only): a client
+   * that has its answer finds the request in the next scrape.
    */
-  private void reply(HttpExchange exchange, Answer answer, String endpoint, long t0)
-      throws IOException {
+  private void send(
+      Response response, Callback callback, Answer answer, String endpoint, long t0, boolean head) {
     metrics.record(endpoint, answer.status(), (System.nanoTime() - t0) / 1e9);
-    try (exchange) {
-      exchange.getResponseHeaders().set("Content-Type", answer.type());
-      exchange.sendResponseHeaders(answer.status(), answer.body().length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(answer.body());
-      }
-    }
+    response.setStatus(answer.status());
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.type());
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, answer.body().length);
+    response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(answer.body()), callback);
   }
 
-  /** The endpoints and the method each takes. */
-  private enum Endpoint {
-    EVENTS("/events", "POST"),
-    SCORE("/score", "POST"),
-    RANK("/rank", "POST"),
-    HEALTH("/health", "GET"),
-    METRICS("/metrics", "GET"),
-    SNAPSHOT("/snapshot", "POST");
+  /** Jetty's own refusals (a malformed request line, a head too large): JSON like ours. */
+  private boolean protocolError(Request request, Response response, Callback callback) {
+    Object status = request.getAttribute(ErrorHandler.ERROR_STATUS);
+    Object message = request.getAttribute(ErrorHandler.ERROR_MESSAGE);
+    int code = status instanceof Integer i ? i : 400;
+    String text = message == null ? "malformed HTTP request" : message.toString();
+    send(
+        response, callback, Answer.error(code, "HTTP: " + text), "other", System.nanoTime(), false);
+    return true;
+  }
 
-    final String path;
-    final String method;
-
-    Endpoint(String path, String method) {
-      this.path = path;
-      this.method = method;
-    }
-
-    static Endpoint of(String path) {
-      for (Endpoint e : values()) {
-        if (e.path.equals(path)) {
-          return e;
+  /** {@code callback}, then the request leaves the in-flight count, however it ended. */
+  private Callback counted(Callback callback) {
+    return new Callback() {
+      @Override
+      public void succeeded() {
+        try {
+          callback.succeeded();
+        } finally {
+          finished();
         }
       }
-      return null;
-    }
 
-    static boolean known(String path) {
-      return of(path) != null;
-    }
-  }
-
-  private Answer answer(HttpExchange exchange, String path) throws IOException {
-    Endpoint e = Endpoint.of(path);
-    if (e == null) {
-      return Answer.error(404, "no endpoint " + path + " (see docs/serving.md)");
-    }
-    if (!e.method.equals(exchange.getRequestMethod())) {
-      exchange.getResponseHeaders().set("Allow", e.method);
-      return Answer.error(405, path + " takes " + e.method);
-    }
-    return switch (e) {
-      case EVENTS -> events(body(exchange), "true".equals(query(exchange, "score")));
-      case SCORE -> score(body(exchange));
-      case RANK -> rank(body(exchange));
-      case HEALTH -> health();
-      case METRICS ->
-          new Answer(
-              200,
-              "text/plain; version=0.0.4; charset=utf-8",
-              metrics.scrape(predictor).getBytes(StandardCharsets.UTF_8));
-      case SNAPSHOT -> snapshot();
+      @Override
+      public void failed(Throwable x) {
+        try {
+          callback.failed(x);
+        } finally {
+          finished();
+        }
+      }
     };
   }
 
-  private Answer events(byte[] body, boolean score) {
-    JsonRequests.Events parsed = JsonRequests.events(body);
-    EventScores scores;
-    try {
-      scores =
-          score
-              ? predictor.scoreThenObserve(parsed.events(), null)
-              : new EventScores(predictor.observe(parsed.events()), null, null);
-    } catch (RejectedInputException e) {
-      throw located(e, parsed.places());
+  private void finished() {
+    synchronized (flight) {
+      inFlight--;
+      flight.notifyAll();
     }
-    ObjectNode o = JsonRequests.JSON.createObjectNode();
-    o.put("observed", parsed.events().size());
-    o.put("version", scores.version());
-    o.put("nodes", predictor.nodeCount());
-    o.put("newNodes", predictor.newNodeCount());
-    if (score) {
-      ArrayNode a = o.putArray("scores");
-      for (float s : scores.scores()) {
-        a.add(s);
+  }
+
+  private void periodicSnapshot() {
+    try {
+      long version = predictor.version();
+      if (version != snapshotVersion) {
+        snapshotVersion = predictor.snapshot(options.snapshot());
       }
-    }
-    return Answer.json(200, o);
-  }
-
-  /** The API's refusal of event {@code i}, said with the place of that event in the body. */
-  private static BadRequestException located(RejectedInputException e, List<String> places) {
-    String place = e.index() >= 0 && e.index() < places.size() ? places.get(e.index()) : "request";
-    return new BadRequestException(place + ": \"" + e.field() + "\": " + e.problem(), e);
-  }
-
-  private Answer score(byte[] body) {
-    ScoredLinks s;
-    try {
-      s = predictor.score(JsonRequests.pairs(body, predictor.newestTime()));
-    } catch (RejectedInputException e) {
-      String place = e.index() >= 0 ? "pairs[" + e.index() + "]" : "request";
-      throw new BadRequestException(place + ": \"" + e.field() + "\": " + e.problem(), e);
-    }
-    ObjectNode o = JsonRequests.JSON.createObjectNode();
-    o.put("version", s.version());
-    ArrayNode a = o.putArray("scores");
-    for (float x : s.scores()) {
-      a.add(x);
-    }
-    return Answer.json(200, o);
-  }
-
-  private Answer rank(byte[] body) {
-    JsonRequests.RankRequest r = JsonRequests.rank(body, predictor.newestTime());
-    Ranking ranking;
-    try {
-      ranking = predictor.rank(r.source(), r.candidates(), r.time(), r.k());
-    } catch (RejectedInputException e) {
-      throw new BadRequestException("request: \"" + e.field() + "\": " + e.problem(), e);
-    }
-    ObjectNode o = JsonRequests.JSON.createObjectNode();
-    o.put("version", ranking.version());
-    ArrayNode a = o.putArray("ranking");
-    for (RankedNode n : ranking.top()) {
-      a.addObject().put("node", n.node()).put("score", n.score());
-    }
-    return Answer.json(200, o);
-  }
-
-  private Answer health() {
-    ObjectNode o = JsonRequests.JSON.createObjectNode();
-    o.put("status", "ok");
-    o.put("model", predictor.modelName());
-    o.put("version", predictor.version());
-    o.put("observedEvents", predictor.observedEvents());
-    o.put("nodes", predictor.nodeCount());
-    o.put("newNodes", predictor.newNodeCount());
-    o.put("newestTime", predictor.newestTime());
-    return Answer.json(200, o);
-  }
-
-  private Answer snapshot() {
-    if (options.snapshot() == null) {
-      return Answer.error(409, "this server has no snapshot file configured (--snapshot)");
-    }
-    long version = predictor.snapshot(options.snapshot());
-    ObjectNode o = JsonRequests.JSON.createObjectNode();
-    o.put("path", options.snapshot().toString());
-    o.put("version", version);
-    try {
-      o.put("bytes", Files.size(options.snapshot()));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return Answer.json(200, o);
-  }
-
-  private static byte[] body(HttpExchange exchange) throws IOException {
-    try (InputStream in = exchange.getRequestBody()) {
-      byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
-      if (body.length > MAX_BODY_BYTES) {
-        throw new BodyTooLargeException(
-            "request body over " + (MAX_BODY_BYTES >> 20) + " MiB; send the events in parts");
-      }
-      return body;
-    }
-  }
-
-  private static String query(HttpExchange exchange, String name) {
-    String q = exchange.getRequestURI().getQuery();
-    if (q == null) {
-      return null;
-    }
-    for (String part : q.split("&")) {
-      String[] kv = part.split("=", 2);
-      if (kv[0].equals(name)) {
-        return kv.length > 1 ? kv[1] : "";
-      }
-    }
-    return null;
-  }
-
-  /** A body over {@link #MAX_BODY_BYTES}. */
-  private static final class BodyTooLargeException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    BodyTooLargeException(String message) {
-      super(message);
+    } catch (RuntimeException e) {
+      System.err.println("depbloom: warning: periodic snapshot not written: " + e.getMessage());
     }
   }
 
@@ -373,6 +336,9 @@ public final class PredictionServer implements AutoCloseable {
       return;
     }
     closed = true;
+    if (snapshots != null) {
+      snapshots.shutdownNow();
+    }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.drainSeconds());
     synchronized (flight) {
       closing = true;
@@ -386,8 +352,12 @@ public final class PredictionServer implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-    http.stop(0);
-    handlers.shutdown();
+    try {
+      jetty.stop();
+    } catch (Exception e) {
+      System.err.println("depbloom: warning: the HTTP server did not stop cleanly: " + e);
+    }
+    workers.shutdown();
     if (options.snapshot() != null) {
       predictor.snapshot(options.snapshot());
     }

@@ -88,6 +88,12 @@ final class ServerMetrics {
         predictor.newNodeCount());
     gauge(
         out,
+        "depbloom_refused_node_ids_total",
+        "counter",
+        "Event calls refused for a node id outside the id space or beyond the new-node limit.",
+        predictor.refusedNodeIds());
+    gauge(
+        out,
         "depbloom_new_nodes_limit",
         "gauge",
         "New nodes allowed (--max-new-nodes).",

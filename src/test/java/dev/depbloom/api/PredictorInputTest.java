@@ -88,14 +88,14 @@ class PredictorInputTest {
       Interaction e = tail.get(0);
       List<Interaction> three =
           List.of(
-              new Interaction(500_001, e.destination(), e.time()),
-              new Interaction(500_002, e.destination(), e.time()),
-              new Interaction(e.source(), 500_003, e.time()));
+              new Interaction(1_501, e.destination(), e.time()),
+              new Interaction(1_502, e.destination(), e.time()),
+              new Interaction(e.source(), 1_503, e.time()));
       assertRefusedAndUnchanged(p, three, 2, "dst", "beyond the limit of 2 new nodes");
       p.observe(three.subList(0, 2));
       assertEquals(nodes + 2, p.nodeCount());
       assertEquals(2, p.newNodeCount());
-      p.observe(List.of(new Interaction(500_001, e.destination(), e.time()))); // known now
+      p.observe(List.of(new Interaction(1_501, e.destination(), e.time()))); // known now
       assertEquals(nodes + 2, p.nodeCount());
     }
   }
@@ -104,14 +104,14 @@ class PredictorInputTest {
   void anUnknownIdScoresAsAFreshNodeWithoutBeingAdded() {
     try (TemporalLinkPredictor p = TemporalLinkPredictor.load(run)) {
       long item = tail.get(0).destination();
-      float a = p.score(700_001, item, after);
-      float b = p.score(700_002, item, after);
+      float a = p.score(7_001, item, after);
+      float b = p.score(7_002, item, after);
       assertEquals(a, b); // both read the blank row
       assertNotEquals(a, p.score(tail.get(0).source(), item, after));
       int nodes = p.nodeCount();
-      p.score(700_003, 700_004, after);
+      p.score(7_003, 7_004, after);
       assertEquals(nodes, p.nodeCount());
-      assertEquals(a, p.score(700_001, item, after));
+      assertEquals(a, p.score(7_001, item, after));
     }
   }
 

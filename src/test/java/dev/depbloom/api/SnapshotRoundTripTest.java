@@ -39,14 +39,14 @@ class SnapshotRoundTripTest {
     tail = new ArrayList<>();
     for (Interaction e : ServedRuns.interactions(stream, 510, 600)) {
       boolean fresh = tail.size() % 17 == 5; // a new user now and then
-      tail.add(fresh ? new Interaction(90_000 + tail.size(), e.destination(), e.time(), null) : e);
+      tail.add(fresh ? new Interaction(9_000 + tail.size(), e.destination(), e.time(), null) : e);
     }
     double after = tail.get(tail.size() - 1).time() + 1;
     queries = new ArrayList<>();
     for (Interaction e : tail) {
       queries.add(new LinkQuery(e.source(), e.destination(), after));
     }
-    queries.add(new LinkQuery(123_456, 1000, after)); // never seen
+    queries.add(new LinkQuery(4_567, 1000, after)); // never seen
   }
 
   /** Observes {@code events} in calls of 7 (two batches for a call over 20 are not needed). */

@@ -172,14 +172,17 @@ class PredictionServerTest {
               "line 2: \"time\": "
             },
             new String[] {
-              "{\"src\": 3, \"dst\": 1000, \"time\": 5000, \"weight\": 1}",
+              "{\"src\": 3, \"dst\": 1000, \"time\": 1010, \"weight\": 1}",
               "line 1: unknown field \"weight\" (expected dst, features, src, time)"
             },
             new String[] {
-              "{\"src\": 3, \"dst\": 1000, \"time\": 5000, \"features\": [1, 2]}",
+              "{\"src\": 3, \"dst\": 1000, \"time\": 1010, \"features\": [1, 2]}",
               "line 1: \"features\": expected 3 numbers"
             },
-            new String[] {"{\"src\": 3, \"dst\": 1000, \"time\": 5000", "line 1: malformed JSON"},
+            new String[] {
+              "{\"src\": 3, \"dst\": 1000, \"time\": 1010",
+              "line 1, column 37: the JSON ends before its value is complete"
+            },
             new String[] {"", "no events"});
     for (String[] c : cases) {
       Reply r = send("POST", "/events", c[0]);
