@@ -32,9 +32,9 @@ import java.util.TreeMap;
  *       trainer, while the GPUs all-reduce and step; the round ends when both are done.
  *   <li><b>Merge</b> (DepBloom, a window's end): every view receives the rows it did not win over
  *       its own link, in parallel, and copies them in.
- *   <li><b>Sampling</b> runs on the host ahead of the GPUs (DistTGL's loader processes, this
- *       project's planning ahead): only the part of the round's slowest sampling that exceeds the
- *       previous round's time is charged.
+ *   <li><b>Sampling</b> runs on the host ahead of the GPUs (DistTGL's loader thread in each
+ *       trainer, this project's planning ahead): only the part of the round's slowest sampling that
+ *       exceeds the previous round's time is charged.
  * </ol>
  *
  * For either placement an item's other inputs, built on the host with its sampling (index tensors,
