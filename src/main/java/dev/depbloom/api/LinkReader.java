@@ -86,26 +86,24 @@ final class LinkReader {
    * The probabilities of the pairs {@code (src[i], dst[i])} at {@code times[i]}: one pass over
    * roots {@code [src | dst]}, the layout {@link #score} and {@link #rank} share, so a pair gets
    * the same float from both (ranking a source's candidates as one event with the others as its
-   * negatives, as before, summed in another order: 0.8773808 against 0.8773809). A single pair is
-   * scored beside a copy of itself, so no pass is a one-row product, which a BLAS may route to a
-   * matrix-vector kernel (on this project's CPUs the two agreed anyway). A score that is not a
-   * number is refused ({@link UnscorableQueryException}), never returned.
+   * negatives, as before, summed in another order: 0.8773808 against 0.8773809). A pair's row is
+   * computed alike whatever the number of rows beside it, a single pair included: checked on AVX2
+   * and on the default kernels ({@code HostileClientsTest}); padding a single pair to two rows,
+   * against a BLAS that might route one row to a matrix-vector kernel, cost 1.6x its score time. A
+   * score that is not a number is refused ({@link UnscorableQueryException}), never returned.
    */
   private float[] pairs(ServingState s, int[] src, int[] dst, double[] times, String item) {
-    int n = src.length;
-    int b = Math.max(2, n);
+    int b = src.length;
     int[] roots = new int[2 * b];
     double[] rootTimes = new double[2 * b];
     for (int i = 0; i < b; i++) {
-      int q = Math.min(i, n - 1);
-      roots[i] = src[q];
-      roots[b + i] = dst[q];
-      rootTimes[i] = times[q];
-      rootTimes[b + i] = times[q];
+      roots[i] = src[i];
+      roots[b + i] = dst[i];
+      rootTimes[i] = times[i];
+      rootTimes[b + i] = times[i];
     }
-    float[] all = read(s, roots, rootTimes, b).positive();
-    float[] out = Arrays.copyOf(all, n);
-    for (int i = 0; i < n; i++) {
+    float[] out = read(s, roots, rootTimes, b).positive();
+    for (int i = 0; i < b; i++) {
       if (!Float.isFinite(out[i])) {
         throw new UnscorableQueryException(item, i, out[i]);
       }

@@ -67,6 +67,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
   private boolean closed; // set under the writer lock and the guard
   private EventJournal journal; // null: none; written under the writer lock
   private boolean replaying; // the journal's batches are being applied: not journaled again
+  private int replayed; // batches the load applied from the journal
   private final AtomicLong observedEvents = new AtomicLong(); // since load
   private final AtomicLong refusedNodeIds = new AtomicLong(); // calls refused for an id, since load
 
@@ -141,6 +142,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
                   + " (the journal of another snapshot?); start with --fresh to discard both");
         }
         apply(e.events(), null, e.scored());
+        replayed++;
       }
     } finally {
       replaying = false;
@@ -349,7 +351,12 @@ public final class TemporalLinkPredictor implements AutoCloseable {
     return refusedNodeIds.get();
   }
 
-  /** Events observed through this predictor since it was loaded. */
+  /** Batches the load applied from the journal, after the snapshot (0 without a journal). */
+  public int replayedBatches() {
+    return replayed;
+  }
+
+  /** Events observed through this predictor since it was loaded (the journal's included). */
   public long observedEvents() {
     return observedEvents.get();
   }

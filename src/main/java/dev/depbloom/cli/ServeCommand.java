@@ -214,7 +214,10 @@ final class ServeCommand implements Callable<Integer> {
         dir,
         server.uri(),
         predictor.version(),
-        restore ? ", restored from " + file : "",
+        (restore ? ", restored from " + file : "")
+            + (predictor.replayedBatches() > 0
+                ? ", " + predictor.replayedBatches() + " batches replayed from the journal"
+                : ""),
         file,
         snapshotEvery,
         journal);

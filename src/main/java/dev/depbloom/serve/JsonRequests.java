@@ -289,11 +289,9 @@ final class JsonRequests {
       what = "the JSON ends before its value is complete";
     } else {
       int offset = at == null ? -1 : offset(body, at.getLineNr(), at.getColumnNr());
-      String found =
-          offset >= 0 && offset < body.length ? printable(body[offset]) : "something else";
       what =
-          "not valid JSON at "
-              + found
+          "not valid JSON"
+              + (offset >= 0 ? " where it reads " + excerpt(body, offset) : "")
               + " (expected an object, array, string, number, true, false or null; strings in"
               + " double quotes, numbers without NaN or Infinity)";
     }
@@ -312,7 +310,17 @@ final class JsonRequests {
     return line >= 1 && column >= 1 && i < body.length ? i : -1;
   }
 
-  private static String printable(byte b) {
-    return b >= 0x21 && b < 0x7f ? "'" + (char) b + "'" : String.format("byte 0x%02x", b & 0xff);
+  /**
+   * The body's text just before and at {@code offset} (the parser stops after a token it cannot
+   * take, e.g. after {@code NaN}), quoted, as one line.
+   */
+  private static String excerpt(byte[] body, int offset) {
+    int from = Math.max(0, offset - 12);
+    StringBuilder b = new StringBuilder();
+    for (int i = from; i <= Math.min(offset, body.length - 1); i++) {
+      char c = (char) (body[i] & 0xff);
+      b.append(c >= 0x20 && c < 0x7f ? c : '?');
+    }
+    return "\"" + (from > 0 ? "..." : "") + b + "\"";
   }
 }
