@@ -131,13 +131,7 @@ final class JsonRequests {
       throw field("request", "pairs", "expected a non-empty array of {\"src\", \"dst\", \"time\"}");
     }
     if (pairs.size() > max) {
-      throw new RequestRefusedException(
-          413,
-          "request: \"pairs\": "
-              + Endpoints.count(pairs.size())
-              + " pairs, more than the limit of "
-              + Endpoints.count(max)
-              + " (--max-pairs); send them in parts");
+      throw overLimit("pairs", pairs.size(), max, "--max-pairs", "send them in parts");
     }
     for (int i = 0; i < pairs.size(); i++) {
       out.add(pair(pairs.get(i), "pairs[" + i + "]"));
@@ -168,13 +162,7 @@ final class JsonRequests {
       throw field("request", "candidates", "expected a non-empty array of node ids");
     }
     if (c.size() > max) {
-      throw new RequestRefusedException(
-          413,
-          "request: \"candidates\": "
-              + Endpoints.count(c.size())
-              + " candidates, more than the limit of "
-              + Endpoints.count(max)
-              + " (--max-candidates); rank them in parts");
+      throw overLimit("candidates", c.size(), max, "--max-candidates", "rank them in parts");
     }
     long[] candidates = new long[c.size()];
     for (int j = 0; j < candidates.length; j++) {
@@ -193,6 +181,16 @@ final class JsonRequests {
         candidates,
         number(root, "time", "request", TemporalLinkPredictor.NEWEST),
         (int) k);
+  }
+
+  /** 413 for {@code count} entries of list {@code field}, over {@code max} set by {@code flag}. */
+  private static RequestRefusedException overLimit(
+      String field, int count, int max, String flag, String advice) {
+    return new RequestRefusedException(
+        413,
+        String.format(
+            "request: \"%s\": %s %s, more than the limit of %s (%s); %s",
+            field, Endpoints.count(count), field, Endpoints.count(max), flag, advice));
   }
 
   /** The one JSON object of {@code body}; anything after it is refused. */

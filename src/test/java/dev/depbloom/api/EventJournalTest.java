@@ -31,9 +31,9 @@ class EventJournalTest {
 
   @BeforeAll
   static void train() {
-    Path data = ServedRuns.writeStream(dir.resolve("events.csv"));
-    run = ServedRuns.train(data, "tgn", dir.resolve("run"));
-    stream = ServedRuns.load(data);
+    ServedRuns.Trained trained = ServedRuns.trainTgn(dir);
+    run = trained.run();
+    stream = trained.stream();
   }
 
   /** The test events in calls of 7 (a batch each), the odd calls scored first. */

@@ -98,6 +98,15 @@ public final class ServedRuns {
     return out;
   }
 
+  /** A TGN run trained on {@link #writeStream(Path)}'s stream, and that stream as loaded. */
+  public record Trained(Path run, EventStream stream) {}
+
+  /** Writes the stream into {@code dir} and trains TGN on it ({@link #train}) into {@code run}. */
+  public static Trained trainTgn(Path dir) {
+    Path data = writeStream(dir.resolve("events.csv"));
+    return new Trained(train(data, "tgn", dir.resolve("run")), load(data));
+  }
+
   /** The stream as loaded (original times; dense ids with their original ids). */
   public static EventStream load(Path data) {
     return EventLoader.load(data, LoadOptions.defaults());

@@ -33,9 +33,9 @@ class SnapshotRoundTripTest {
 
   @BeforeAll
   static void train() {
-    Path data = ServedRuns.writeStream(dir.resolve("events.csv"));
-    run = ServedRuns.train(data, "tgn", dir.resolve("run"));
-    stream = ServedRuns.load(data);
+    ServedRuns.Trained trained = ServedRuns.trainTgn(dir);
+    run = trained.run();
+    stream = trained.stream();
     tail = new ArrayList<>();
     for (Interaction e : ServedRuns.interactions(stream, 510, 600)) {
       boolean fresh = tail.size() % 17 == 5; // a new user now and then

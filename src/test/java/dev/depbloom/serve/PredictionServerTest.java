@@ -44,9 +44,9 @@ class PredictionServerTest {
 
   @BeforeAll
   static void train() {
-    Path data = ServedRuns.writeStream(dir.resolve("events.csv"));
-    run = ServedRuns.train(data, "tgn", dir.resolve("run"));
-    stream = ServedRuns.load(data);
+    ServedRuns.Trained trained = ServedRuns.trainTgn(dir);
+    run = trained.run();
+    stream = trained.stream();
   }
 
   @BeforeEach
