@@ -5,9 +5,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaField;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -95,6 +100,49 @@ class ArchitectureTest {
           .because(Arrays.toString(layer) + " lies below " + Arrays.toString(above))
           .check(classes);
     }
+  }
+
+  /**
+   * The API is the {@code api} package's public types: their public constructors, methods and
+   * fields take and return only {@code api} types, the JDK's, primitives and arrays of these, so
+   * that no internal type becomes part of what a user compiles against.
+   */
+  @Test
+  void theApiExposesOnlyApiAndJdkTypes() {
+    List<String> leaks = new ArrayList<>();
+    for (JavaClass c : classes) {
+      if (!c.getPackageName().equals("dev.depbloom.api")
+          || !c.getModifiers().contains(JavaModifier.PUBLIC)) {
+        continue;
+      }
+      for (JavaCodeUnit m : c.getCodeUnits()) {
+        if (!m.getModifiers().contains(JavaModifier.PUBLIC)) {
+          continue;
+        }
+        List<JavaClass> types = new ArrayList<>(m.getRawParameterTypes());
+        types.add(m.getRawReturnType());
+        for (JavaClass t : types) {
+          if (!exposable(t)) {
+            leaks.add(m.getFullName() + " exposes " + t.getName());
+          }
+        }
+      }
+      for (JavaField f : c.getFields()) {
+        if (f.getModifiers().contains(JavaModifier.PUBLIC) && !exposable(f.getRawType())) {
+          leaks.add(f.getFullName() + " exposes " + f.getRawType().getName());
+        }
+      }
+    }
+    assertEquals(List.of(), leaks);
+  }
+
+  private static boolean exposable(JavaClass t) {
+    if (t.isArray()) {
+      return exposable(t.getComponentType());
+    }
+    return t.isPrimitive()
+        || t.getPackageName().startsWith("java.")
+        || t.getPackageName().equals("dev.depbloom.api");
   }
 
   @Test
