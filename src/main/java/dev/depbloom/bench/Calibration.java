@@ -18,14 +18,14 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Calibration of the device models, kept honest (DESIGN.md section 6): the one free constant of a
- * device model, its launch overhead, is fitted on one published figure; every other figure,
- * published or measured on the project's GPU, is then projected with nothing changed and set beside
- * its value. A figure is projected from the work this project records for the same model, batch and
- * data ({@link WorkRecording}), priced by {@link GpuRoundModel} with memory on the device (TGL
- * keeps it on the GPU for one GPU); host sampling is not charged (the published timers include
- * TGL's parallel sampler, which this 2-core host does not stand for). The figures are {@code
- * dev/depbloom/devices/published.yml}.
+ * Calibration of the device models, kept honest (docs/projection.md, "Calibration"): the one free
+ * constant of a device model, its launch overhead, is fitted on one published figure; every other
+ * figure, published or measured on the project's GPU, is then projected with nothing changed and
+ * set beside its value. A figure is projected from the work this project records for the same
+ * model, batch and data ({@link WorkRecording}), priced by {@link GpuRoundModel} with memory on the
+ * device (TGL keeps it on the GPU for one GPU); host sampling is not charged (the published timers
+ * include TGL's parallel sampler, which this 2-core host does not stand for). The figures are
+ * {@code dev/depbloom/devices/published.yml}.
  */
 public final class Calibration {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

@@ -22,14 +22,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One row of a comparison trained once (DESIGN.md section 5): a schedule at one learning rate, with
- * validations at equal amounts of training ({@link Trainer#validateEvery}) and at every epoch's
- * end, each validation point carrying the training seconds measured here and projected (this
- * machine's costs on G devices, {@link DeviceProjection}; and each GPU device model, {@link
- * GpuProjection}, from the kernels recorded in the first epoch). A run either trains a fixed number
- * of epochs or until it converges: it stops at the first epoch's end where its best validation AP
- * has not improved for {@code patience} validations, or where it has trained the cap; a run that is
- * not tested (a learning-rate screen) may stop at any validation, inside an epoch too.
+ * One row of a comparison trained once (docs/schedules.md, "Comparing schedules"): a schedule at
+ * one learning rate, with validations at equal amounts of training ({@link Trainer#validateEvery})
+ * and at every epoch's end, each validation point carrying the training seconds measured here and
+ * projected (this machine's costs on G devices, {@link DeviceProjection}; and each GPU device
+ * model, {@link GpuProjection}, from the kernels recorded in the first epoch). A run either trains
+ * a fixed number of epochs or until it converges: it stops at the first epoch's end where its best
+ * validation AP has not improved for {@code patience} validations, or where it has trained the cap;
+ * a run that is not tested (a learning-rate screen) may stop at any validation, inside an epoch
+ * too.
  */
 public final class RowRun {
   private RowRun() {}

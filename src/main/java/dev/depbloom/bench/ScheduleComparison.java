@@ -13,11 +13,11 @@ import java.util.function.Consumer;
 
 /**
  * {@code sequential}, {@code disttgl} at every (i, k) split of G, and {@code depbloom} with its
- * controls and ablations ({@link Candidates}), on the same data, model and seed (DESIGN.md sections
- * 3, 5 and 6): per row its validation and test AP, its events/s measured here and projected (with
- * this machine's costs, and on each GPU device model), and its time to the target measured and
- * projected. Every row is validated at the same amounts of trained events ({@link
- * dev.depbloom.train.Trainer#validateEvery}).
+ * controls and ablations ({@link Candidates}), on the same data, model and seed (docs/schedules.md,
+ * "Comparing schedules"; docs/projection.md): per row its validation and test AP, its events/s
+ * measured here and projected (with this machine's costs, and on each GPU device model), and its
+ * time to the target measured and projected. Every row is validated at the same amounts of trained
+ * events ({@link dev.depbloom.train.Trainer#validateEvery}).
  *
  * <p><b>Converged</b> (the default): every row trains until its validation AP stops improving
  * ({@code patience} validations without a better one, at an epoch's end) or it has trained the cap,

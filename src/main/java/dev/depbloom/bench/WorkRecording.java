@@ -18,9 +18,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The work of one training epoch as this project records it (DESIGN.md section 6): a model trained
- * {@code sequential}ly on one worker, every round's kernels and traffic. What a calibration prices
- * on a device model to compare with a published time of the same model, batch and data.
+ * The work of one training epoch as this project records it (docs/projection.md, "Two inputs, kept
+ * apart"): a model trained {@code sequential}ly on one worker, every round's kernels and traffic.
+ * What a calibration prices on a device model to compare with a published time of the same model,
+ * batch and data.
  */
 public final class WorkRecording {
   private WorkRecording() {}

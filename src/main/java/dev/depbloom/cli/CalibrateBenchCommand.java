@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = {
-      "Calibrates the GPU device models (DESIGN.md section 6): records one training epoch of each"
+      "Calibrates the GPU device models (docs/projection.md): records one training epoch of each"
           + " model and batch that dev/depbloom/devices/published.yml names on the embedded"
           + " Wikipedia stream, fits the one free constant (launch overhead) on the figure of role"
           + " 'fit', and prints every figure projected beside its published or measured value,"

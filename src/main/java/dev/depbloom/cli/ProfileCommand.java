@@ -74,9 +74,9 @@ final class ProfileCommand implements Callable<Integer> {
       converter = ReadRuleConverter.class,
       description = {
         "Read rule the recommendation judges reads by (both are reported):"
-            + " owned-rows (DESIGN.md section 3: a chain reads only its own nodes' rows as it"
-            + " writes them) or own-writes (a chain also reads its own writes to other chains'"
-            + " nodes: what the depbloom schedule does). Default: ${DEFAULT-VALUE}."
+            + " owned-rows (the design's rule, docs/profile.md: a chain reads only its own nodes'"
+            + " rows as it writes them) or own-writes (a chain also reads its own writes to other"
+            + " chains' nodes: what the depbloom schedule does). Default: ${DEFAULT-VALUE}."
       })
   ReadRule readRule;
 

@@ -6,10 +6,10 @@ import java.util.List;
 import org.bytedeco.pytorch.Tensor;
 
 /**
- * What the processes of a run exchange at a round's end (DESIGN.md section 3): the gradients, the
- * round's loss, and the memory writes. Which process runs a logical device is the schedule's choice
- * ({@code Schedule.rankOf}: {@code d mod worldSize()} unless the schedule needs otherwise); a
- * single process runs them all.
+ * What the processes of a run exchange at a round's end (docs/distributed.md, "How it works"): the
+ * gradients, the round's loss, and the memory writes. Which process runs a logical device is the
+ * schedule's choice ({@code Schedule.rankOf}: {@code d mod worldSize()} unless the schedule needs
+ * otherwise); a single process runs them all.
  *
  * <p>Gradients: each entry of {@code local} holds one of this process's work items' gradients, one
  * tensor per parameter in parameter order (null for a parameter the item did not reach), in

@@ -9,12 +9,13 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Host-resident node memory for a schedule (DESIGN.md section 3): one or more <em>memory
- * views</em>, each a complete {@link NodeMemory} (the whole store for {@code sequential}; one copy
- * per memory group for {@code disttgl}). Every row of every view carries a version, bumped by every
- * committed change to its memory or its mail. A write can be announced before it is applied ({@link
- * #announce}); until it is committed, a reader of any of its rows waits ({@link #awaitReadable}) —
- * never spins — and fails after the timeout with an error naming the round, the view and the row.
+ * Host-resident node memory for a schedule (docs/schedules.md, "Rounds, replicas, workers and the
+ * memory store"): one or more <em>memory views</em>, each a complete {@link NodeMemory} (the whole
+ * store for {@code sequential}; one copy per memory group for {@code disttgl}). Every row of every
+ * view carries a version, bumped by every committed change to its memory or its mail. A write can
+ * be announced before it is applied ({@link #announce}); until it is committed, a reader of any of
+ * its rows waits ({@link #awaitReadable}) — never spins — and fails after the timeout with an error
+ * naming the round, the view and the row.
  *
  * <p>DepBloom keeps one view per sub-chain and merges them at a temporal window's end ({@link
  * #mergeLatest}); for that, every row of a view carries the stamp of the event that last wrote it

@@ -6,16 +6,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Projects the measured rounds of a schedule onto {@code G} real devices (DESIGN.md section 5).
- * Every logical device is taken to cost what its work item cost on one worker here (all of its
- * stages, its shards added up) and to run in parallel with the others, sampling included. A refined
- * micro-batch starts its refinement only when the previous micro-batch of its chain has published
- * its memory write (the short chain inside a DepBloom round); everything else of an item is
- * independent. Memory traffic follows the schedule's {@link MemoryPlacement}, each device over its
- * own link: with memory in host memory (DistTGL) a device's item reads its memory and mailbox rows
- * over its link before computing and sends its write back after ({@code latency + bytes /
- * bandwidth} each); with memory on the devices (sequential, DepBloom) nothing crosses per round but
- * what the rows below say. A round then costs the slowest device, plus:
+ * Projects the measured rounds of a schedule onto {@code G} real devices (docs/schedules.md,
+ * "Comparing schedules"). Every logical device is taken to cost what its work item cost on one
+ * worker here (all of its stages, its shards added up) and to run in parallel with the others,
+ * sampling included. A refined micro-batch starts its refinement only when the previous micro-batch
+ * of its chain has published its memory write (the short chain inside a DepBloom round); everything
+ * else of an item is independent. Memory traffic follows the schedule's {@link MemoryPlacement},
+ * each device over its own link: with memory in host memory (DistTGL) a device's item reads its
+ * memory and mailbox rows over its link before computing and sends its write back after ({@code
+ * latency + bytes / bandwidth} each); with memory on the devices (sequential, DepBloom) nothing
+ * crosses per round but what the rows below say. A round then costs the slowest device, plus:
  *
  * <ul>
  *   <li>the gradient all-reduce, modelled as a ring: {@code 2 (G - 1) latency + 2 (G - 1) / G *
@@ -46,7 +46,7 @@ import java.util.TreeMap;
 public final class DeviceProjection implements RoundObserver {
   /** A device interconnect: per-message latency and bandwidth. */
   public record Link(double latencySeconds, double bytesPerSecond) {
-    /** PCIe 4.0 x16-class: 10 microseconds, 16 GB/s (DESIGN.md section 5; stated, not fitted). */
+    /** PCIe 4.0 x16-class: 10 microseconds, 16 GB/s (docs/schedules.md; stated, not fitted). */
     public static final Link PCIE4 = new Link(10e-6, 16e9);
   }
 

@@ -2,7 +2,7 @@ package dev.depbloom.observe;
 
 /**
  * Where a schedule keeps node memory and mailboxes on real GPUs, which decides the host-device
- * traffic of a round (DESIGN.md section 6).
+ * traffic of a round (docs/projection.md, "The round model").
  */
 public enum MemoryPlacement {
   /**

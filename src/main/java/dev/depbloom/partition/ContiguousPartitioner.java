@@ -7,8 +7,9 @@ import java.util.Arrays;
  * The naive partitioner: chain {@code c} of a window of {@code W} events is the consecutive slice
  * {@code [from + floor(c W / P), from + floor((c + 1) W / P))}, so chain sizes differ by at most
  * one event. It ignores the topology; node owners follow by {@link WindowPartition}'s majority
- * rule. DESIGN.md section 4: on social, e-mail and Q&amp;A graphs it loses fewer dependencies than
- * topology-aware partitioning, because a node's events tend to be close in time.
+ * rule. As the design measured (docs/architecture.md, "The dependency profile"), on social, e-mail
+ * and Q&amp;A graphs it loses fewer dependencies than topology-aware partitioning, because a node's
+ * events tend to be close in time.
  */
 public final class ContiguousPartitioner implements Partitioner {
   @Override

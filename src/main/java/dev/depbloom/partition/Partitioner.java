@@ -4,7 +4,7 @@ import dev.depbloom.data.EventStream;
 
 /**
  * Splits the events of one temporal window into {@code P} sub-chains (DepBloom's temporally bounded
- * spatial partitioning, DESIGN.md section 3). A partitioner decides only the chain of every event;
+ * spatial partitioning, docs/schedules.md). A partitioner decides only the chain of every event;
  * the owner chain of every active node then follows from the events by the one rule of {@link
  * WindowPartition#ofEventChains}, so that all partitioners are judged by the same read rule.
  *

@@ -10,14 +10,14 @@ import java.util.Arrays;
  * the event see the latest write that {@code sequential} at batch {@code B} shows it (the latest
  * event touching the node in an earlier batch of {@code B})? {@link LostDependencies} answers the
  * same question event by event, as if every write were visible to the next event of its chain; here
- * the reads are those of the schedule (DESIGN.md section 3). Chain {@code c} of a window trains its
- * events in stream order in large batches of {@code k B}, each split into {@code k} micro-batches;
- * every event of a large batch reads its chain's view as of the batch's start (the window-start
- * snapshot plus the chain's writes of earlier large batches, all of them under {@link
- * ReadRule#OWN_WRITES}, those to nodes it owns under {@link ReadRule#OWNED_ROWS}); with refinement
- * a micro-batch also reads the writes of the earlier micro-batches of its large batch. The window's
- * end merges every chain's writes, so the next window starts from what sequential holds at that
- * boundary.
+ * the reads are those of the schedule (docs/schedules.md, "depbloom(W, P, k, B)"). Chain {@code c}
+ * of a window trains its events in stream order in large batches of {@code k B}, each split into
+ * {@code k} micro-batches; every event of a large batch reads its chain's view as of the batch's
+ * start (the window-start snapshot plus the chain's writes of earlier large batches, all of them
+ * under {@link ReadRule#OWN_WRITES}, those to nodes it owns under {@link ReadRule#OWNED_ROWS});
+ * with refinement a micro-batch also reads the writes of the earlier micro-batches of its large
+ * batch. The window's end merges every chain's writes, so the next window starts from what
+ * sequential holds at that boundary.
  *
  * <p>Why this and not the event-level count: a chain's batch of {@code B} of its events spans about
  * {@code P B} events of the stream, and a topology chain's events share their nodes, so its batches

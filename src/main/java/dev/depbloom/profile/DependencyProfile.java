@@ -12,12 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dependency profile of a stream before training (DESIGN.md section 5): over a range of events
- * (the training split), per candidate window, partitioner and chain count {@code P | G}, the
- * cross-chain share, lost dependencies and balance ({@link PartitionMeasure}); per micro-batch
- * count {@code k | G}, the intra-batch staleness at {@code k B} ({@link IntraBatchStaleness}) and
- * the hot/cold share of written rows for batches of {@code k B} ({@link HotColdRows}); and from
- * them a {@link Recommendation} by the explicit rule of {@code RecommendationRule}.
+ * The dependency profile of a stream before training (docs/profile.md): over a range of events (the
+ * training split), per candidate window, partitioner and chain count {@code P | G}, the cross-chain
+ * share, lost dependencies and balance ({@link PartitionMeasure}); per micro-batch count {@code k |
+ * G}, the intra-batch staleness at {@code k B} ({@link IntraBatchStaleness}) and the hot/cold share
+ * of written rows for batches of {@code k B} ({@link HotColdRows}); and from them a {@link
+ * Recommendation} by the explicit rule of {@code RecommendationRule}.
  *
  * <p>Everything here depends only on the stream, so a schedule can call {@link #recommend} before
  * it trains. Negatives for the hot/cold measure come from a {@link NegativeSampler} seeded with
@@ -56,8 +56,9 @@ public record DependencyProfile(
 
   /**
    * The recommended {@code depbloom(W, P, k, B)} for the training events of {@code split} on {@code
-   * devices} devices, default candidate windows, lost dependencies under DESIGN.md's read rule. The
-   * entry point of the schedule.
+   * devices} devices, default candidate windows, reads judged under {@link ReadRule#OWN_WRITES},
+   * the rule the schedule implements (docs/profile.md, "Recommendation rule"). The entry point of
+   * the schedule.
    */
   public static Recommendation recommend(
       EventStream events, Split split, int devices, int batchSize) {

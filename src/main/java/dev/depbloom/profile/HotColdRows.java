@@ -9,12 +9,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Hot and cold rows of the memory writes (DESIGN.md section 1, critical-path optimisation): for
- * consecutive batches of {@code B} events (aligned as {@link BatchPlan} cuts them), the rows a
- * batch writes are its distinct true sources and destinations; a written row is <em>hot</em> when
- * the next batch reads it (under a {@link ReadStyle}) and <em>cold</em> otherwise. Only hot rows
- * need to be written before the next batch starts. The last batch of the range has no next batch in
- * the range and is not counted.
+ * Hot and cold rows of the memory writes (docs/schedules.md, "Critical path"): for consecutive
+ * batches of {@code B} events (aligned as {@link BatchPlan} cuts them), the rows a batch writes are
+ * its distinct true sources and destinations; a written row is <em>hot</em> when the next batch
+ * reads it (under a {@link ReadStyle}) and <em>cold</em> otherwise. Only hot rows need to be
+ * written before the next batch starts. The last batch of the range has no next batch in the range
+ * and is not counted.
  *
  * @param batchSize B
  * @param readStyle what the next batch reads

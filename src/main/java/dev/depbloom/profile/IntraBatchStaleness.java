@@ -4,18 +4,19 @@ import dev.depbloom.batch.BatchPlan;
 import dev.depbloom.data.EventStream;
 
 /**
- * Intra-batch repeated-node share (DESIGN.md sections 1 and 4): an event is <em>stale</em> in a
- * batch when one of its endpoints is an endpoint of an earlier event of the same batch, because
- * every event of a batch reads the memory as of the batch's start. With large batches of {@code k
- * B} events split into {@code k} micro-batches of {@code B} (aligned to multiples of the sizes, as
- * {@link BatchPlan} cuts them), a stale event is
+ * Intra-batch repeated-node share (docs/schedules.md, "Intra-batch memory refinement"; measured:
+ * docs/architecture.md, "The dependency profile"): an event is <em>stale</em> in a batch when one
+ * of its endpoints is an endpoint of an earlier event of the same batch, because every event of a
+ * batch reads the memory as of the batch's start. With large batches of {@code k B} events split
+ * into {@code k} micro-batches of {@code B} (aligned to multiples of the sizes, as {@link
+ * BatchPlan} cuts them), a stale event is
  *
  * <ul>
  *   <li><em>residual</em> when an endpoint repeats within its own micro-batch: intra-batch memory
  *       refinement cannot help, the event is stale as it would be at batch {@code B};
  *   <li><em>recoverable</em> otherwise: every repeated endpoint was written by an earlier
  *       micro-batch of the same large batch, which refinement approximates (exactly, in the form of
- *       DESIGN.md section 1).
+ *       docs/schedules.md, "Intra-batch memory refinement").
  * </ul>
  *
  * Only true endpoints count, as only they write memory. An event's own two endpoints do not make it

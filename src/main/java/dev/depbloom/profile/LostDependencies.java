@@ -6,9 +6,10 @@ import java.util.Arrays;
 
 /**
  * Dependencies a partition loses: reads of a node that do not see the latest earlier write to it
- * that sequential training would show (DESIGN.md section 3). Under DepBloom's read rule a chain
- * reads the rows of the nodes it owns as its own events write them and every other node from the
- * window-start snapshot; writes to another chain's nodes are buffered until the window's end.
+ * that sequential training would show (docs/profile.md, "What is measured"). Under DepBloom's read
+ * rule a chain reads the rows of the nodes it owns as its own events write them and every other
+ * node from the window-start snapshot; writes to another chain's nodes are buffered until the
+ * window's end.
  *
  * <p>At event granularity, for event {@code e} in chain {@code c} and each endpoint {@code v}, let
  * {@code e'} be the latest event before {@code e} (in stream order) touching {@code v}. If {@code
@@ -27,7 +28,8 @@ public record LostDependencies(long events, long lostEvents, long endpointReads,
   public static final LostDependencies NONE = new LostDependencies(0, 0, 0, 0);
 
   /**
-   * The lost dependencies of one partitioned window under DESIGN.md's {@link ReadRule#OWNED_ROWS}.
+   * The lost dependencies of one partitioned window under {@link ReadRule#OWNED_ROWS}, the read
+   * rule as designed (docs/architecture.md, "Schedules on logical devices").
    */
   public static LostDependencies of(EventStream events, WindowPartition partition) {
     return of(events, partition, ReadRule.OWNED_ROWS);

@@ -15,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A stated GPU (DESIGN.md section 6): what each unit of recorded work costs on it, every figure
- * with its source. Files are {@code NAME.yml} under {@code dev/depbloom/devices} (shipped: {@code
- * a100-pcie}, {@code a100-nvlink}, {@code rtx4090}, {@code h200}) or any file of the same schema
- * ({@code devices/README.md}). Values here are in SI units: seconds, FLOP/s, bytes/s.
+ * A stated GPU (docs/projection.md, "Two inputs, kept apart"): what each unit of recorded work
+ * costs on it, every figure with its source. Files are {@code NAME.yml} under {@code
+ * dev/depbloom/devices} (shipped: {@code a100-pcie}, {@code a100-nvlink}, {@code rtx4090}, {@code
+ * h200}) or any file of the same schema ({@code devices/README.md}). Values here are in SI units:
+ * seconds, FLOP/s, bytes/s.
  *
  * @param name the model's name
  * @param description the part, its host link, what a device is

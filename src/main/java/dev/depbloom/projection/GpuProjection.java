@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A run's rounds projected onto a GPU device model as they finish (DESIGN.md section 6): each
+ * A run's rounds projected onto a GPU device model as they finish (docs/projection.md): each
  * round's recorded work priced by a {@link GpuRoundModel}. Only the first epoch's rounds need their
  * kernels recorded ({@code RoundRunner#recordWorkUpToEpoch}): a round's shapes depend on the stream
  * and the schedule alone, so a later epoch's round {@code r} is priced with the kernels recorded

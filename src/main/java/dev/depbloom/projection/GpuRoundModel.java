@@ -10,8 +10,9 @@ import java.util.TreeMap;
 
 /**
  * Prices a recorded round ({@link RoundWork}) on a {@link DeviceModel} under a memory placement
- * (DESIGN.md section 6). Every logical device is one GPU; all {@code G} GPUs sit in one machine. A
- * kernel costs {@link KernelCost#of}; stages overlap only where the schedule overlaps them:
+ * (docs/projection.md, "The round model"). Every logical device is one GPU; all {@code G} GPUs sit
+ * in one machine. A kernel costs {@link KernelCost#of}; stages overlap only where the schedule
+ * overlaps them:
  *
  * <ol>
  *   <li><b>Prefill</b> (DepBloom, a window's first round): the slowest memory group's replay, its

@@ -1,6 +1,6 @@
 /**
- * Projection of a run onto stated GPU device models (DESIGN.md section 6, docs/projection.md):
- * {@link dev.depbloom.projection.DeviceModel} (cited parameters, loaded from {@code
+ * Projection of a run onto stated GPU device models (docs/projection.md): {@link
+ * dev.depbloom.projection.DeviceModel} (cited parameters, loaded from {@code
  * dev/depbloom/devices}), the price of a round's recorded work ({@code observe.RoundWork}) on a
  * device model under a schedule's memory placement ({@link dev.depbloom.projection.GpuRoundModel}),
  * and a run's rounds projected as they finish ({@link dev.depbloom.projection.GpuProjection}).

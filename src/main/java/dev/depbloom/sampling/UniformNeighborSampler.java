@@ -19,8 +19,8 @@ import dev.depbloom.data.RandomStreams;
  * roots' keys, never on the thread count or on how roots are cut among threads.
  *
  * <p>Unlike TGL's sampler, a root with fewer than {@code n} eligible events still gets {@code n}
- * draws (with repeats) rather than each event once, as DESIGN.md section 2 specifies; and the draws
- * do not depend on thread ids.
+ * draws (with repeats) rather than each event once, as docs/sampling.md specifies; and the draws do
+ * not depend on thread ids.
  *
  * <p>Layers, snapshots and time pointers work as in {@link RecentNeighborSampler}.
  */

@@ -5,9 +5,9 @@ import dev.depbloom.memory.MemoryWrite;
 import java.util.List;
 
 /**
- * How a round's memory writes reach the store (DESIGN.md section 3, round end), one memory view at
- * a time: everything before the round ends ({@link LastWinsCommit}), or the rows the next round
- * reads first and the others off the critical path (DepBloom's {@code
+ * How a round's memory writes reach the store at the round's end (docs/architecture.md, "A round"),
+ * one memory view at a time: everything before the round ends ({@link LastWinsCommit}), or the rows
+ * the next round reads first and the others off the critical path (DepBloom's {@code
  * schedule.depbloom.CriticalPathCommit}). A policy may hold a committer thread: its owner closes
  * it.
  */

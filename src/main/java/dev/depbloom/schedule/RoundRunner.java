@@ -18,12 +18,12 @@ import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.Tensor;
 
 /**
- * Runs training rounds (DESIGN.md section 3): plan (on the coordinating thread, each busy device's
- * item is drawn and sampled, in device order: {@link RoundPlanner}), execute (the items run on the
- * workers, {@link DeviceExecutor}: device {@code d} on worker {@code d mod W}), sum (the collective
- * sums their gradients in device order), step (one optimizer step), exchange (the round's memory
- * writes reach every process and the store, views merge: {@link MemoryExchange}), observe (the
- * round's costs: {@link RoundRecorder}).
+ * Runs training rounds (docs/architecture.md, "A round"): plan (on the coordinating thread, each
+ * busy device's item is drawn and sampled, in device order: {@link RoundPlanner}), execute (the
+ * items run on the workers, {@link DeviceExecutor}: device {@code d} on worker {@code d mod W}),
+ * sum (the collective sums their gradients in device order), step (one optimizer step), exchange
+ * (the round's memory writes reach every process and the store, views merge: {@link
+ * MemoryExchange}), observe (the round's costs: {@link RoundRecorder}).
  *
  * <p><b>Processes.</b> Each process runs the items of the logical devices the schedule places on
  * its rank ({@link Schedule#rankOf}), sums gradients and the loss with the other processes, and

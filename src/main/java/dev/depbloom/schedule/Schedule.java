@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How training is spread over {@link #devices()} logical devices (DESIGN.md section 3): the rounds
- * of an epoch, each with one work item per busy device, and which memory view each item reads. A
+ * How training is spread over {@link #devices()} logical devices (docs/schedules.md): the rounds of
+ * an epoch, each with one work item per busy device, and which memory view each item reads. A
  * schedule's semantics depend only on its parameters and the device count, never on how many
  * workers execute it.
  */

@@ -4,8 +4,8 @@ import dev.depbloom.partition.PartitionerKind;
 
 /**
  * The {@code schedule} section of a run's config: how training is spread over {@link #devices()}
- * logical devices (DESIGN.md section 3). Its semantics depend only on these values, never on how
- * many workers run them. Read and written by {@link ScheduleSection}.
+ * logical devices (docs/schedules.md, "The {@code schedule} section"). Its semantics depend only on
+ * these values, never on how many workers run them. Read and written by {@link ScheduleSection}.
  *
  * <ul>
  *   <li>{@link Sequential}: one device, TGL's semantics.

@@ -6,11 +6,10 @@ import dev.depbloom.memory.MemoryStore;
 import java.util.List;
 
 /**
- * How memory crosses the processes of a run (DESIGN.md section 3, "across processes"): every
- * round's writes ({@link EveryRoundExchange}), or, for a schedule whose views stay on one rank
- * between merges, each view's final rows at its merge ({@code
- * schedule.depbloom.WindowEndExchange}). One process exchanges nothing: its collective hands its
- * writes back.
+ * How memory crosses the processes of a run (docs/distributed.md, "How it works"): every round's
+ * writes ({@link EveryRoundExchange}), or, for a schedule whose views stay on one rank between
+ * merges, each view's final rows at its merge ({@code schedule.depbloom.WindowEndExchange}). One
+ * process exchanges nothing: its collective hands its writes back.
  */
 public interface WriteExchange {
   /** What an exchange works with: the store, the collective, the commit, the round's recorder. */

@@ -1,5 +1,5 @@
 /**
- * Schedules on logical devices (DESIGN.md section 3) and the engine that runs them: {@link
+ * Schedules on logical devices (docs/schedules.md) and the engine that runs them: {@link
  * dev.depbloom.schedule.Schedule}, its rounds and items, the sealed {@link
  * dev.depbloom.schedule.ScheduleConfig}, {@code sequential}, and the {@link
  * dev.depbloom.schedule.RoundRunner} with its planner, memory exchange and recorder. A schedule

@@ -14,12 +14,12 @@ import org.bytedeco.pytorch.Tensor;
 import org.bytedeco.pytorch.TensorVector;
 
 /**
- * A model replica and its optimizer state (DESIGN.md section 3). Every replica of a run is built
- * from the same seed and receives the same summed gradient each round, so all replicas stay
- * identical; {@link #checksum()} lets processes compare theirs. Inside one process the logical
- * devices share one replica: they compute gradients with {@code torch.grad} (which never touches
- * the parameters' {@code .grad}), so concurrent items do not interfere, and one optimizer step per
- * round updates it.
+ * A model replica and its optimizer state (docs/schedules.md, "Rounds, replicas, workers and the
+ * memory store"). Every replica of a run is built from the same seed and receives the same summed
+ * gradient each round, so all replicas stay identical; {@link #checksum()} lets processes compare
+ * theirs. Inside one process the logical devices share one replica: they compute gradients with
+ * {@code torch.grad} (which never touches the parameters' {@code .grad}), so concurrent items do
+ * not interfere, and one optimizer step per round updates it.
  */
 public final class Replica implements AutoCloseable {
   private final RankDevice device;

@@ -3,8 +3,8 @@ package dev.depbloom.tensor;
 /**
  * Records the tensor operations a thread runs, as the work a device would do for them: kernels,
  * FLOPs, bytes read and written per operator ({@link OpWork}). The recorded work is one input of a
- * projection onto GPU device models (DESIGN.md section 6): it comes from the run itself, not from a
- * count per model.
+ * projection onto GPU device models (docs/projection.md, "Two inputs, kept apart"): it comes from
+ * the run itself, not from a count per model.
  *
  * <pre>{@code
  * OpWork work;

@@ -61,8 +61,9 @@ class DependencyProfileTest {
   }
 
   /**
-   * DESIGN.md section 4 on the shared Wikipedia stream: topology cuts about 4% of the events at
-   * windows of 12,000 and 4 chains; 79% of the events are stale at batch 600, 88% at 2,400.
+   * docs/architecture.md, "The dependency profile", on the shared Wikipedia stream: topology cuts
+   * about 4% of the events at windows of 12,000 and 4 chains; 79% of the events are stale at batch
+   * 600, 88% at 2,400.
    */
   @Test
   @Tag("shared-data")

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * A test oracle for {@link dev.depbloom.profile.BatchedReads}, written apart from it: how a
  * schedule's memory reads compare with {@code sequential}'s at batch {@code B}, counted on the
- * schedule's own rounds (DESIGN.md section 3), with no training: the one measure of staleness that
+ * schedule's own rounds (docs/schedules.md), with no training: the one measure of staleness that
  * covers every cause a schedule has, whatever its kind.
  *
  * <p>Each node's row is tracked by its <em>version</em>, the latest event whose write it holds.

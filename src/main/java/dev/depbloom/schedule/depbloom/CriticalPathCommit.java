@@ -16,14 +16,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * DepBloom's critical-path commit (DESIGN.md sections 1 and 3; Zhao et al., arXiv 2610.15730): the
- * next round is planned (sampled) while the current one trains ({@link #plansAhead}), and since
- * sampling depends only on the stream its reads are known before the current round commits. Per
- * view, the round's merged write is split into <em>hot</em> rows — read by the view's next round —
- * applied before the round ends, and <em>cold</em> rows, announced to the store at once and applied
- * by a committer thread off the critical path. A later read of a cold row waits in {@link
- * MemoryStore#awaitReadable} until it has landed, and a later write to it waits in {@link
- * MemoryStore#apply}, so a cold write always lands before its next read.
+ * DepBloom's critical-path commit (docs/schedules.md, "Critical path"; Zhao et al., arXiv
+ * 2610.15730): the next round is planned (sampled) while the current one trains ({@link
+ * #plansAhead}), and since sampling depends only on the stream its reads are known before the
+ * current round commits. Per view, the round's merged write is split into <em>hot</em> rows — read
+ * by the view's next round — applied before the round ends, and <em>cold</em> rows, announced to
+ * the store at once and applied by a committer thread off the critical path. A later read of a cold
+ * row waits in {@link MemoryStore#awaitReadable} until it has landed, and a later write to it waits
+ * in {@link MemoryStore#apply}, so a cold write always lands before its next read.
  */
 public final class CriticalPathCommit implements CommitPolicy {
   private final ExecutorService committer =

@@ -15,8 +15,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * DepBloom (Zhao et al., arXiv 2610.15730; DESIGN.md sections 1 and 3) over {@code G = P * k}
- * logical devices.
+ * DepBloom over {@code G = P * k} logical devices (Zhao et al., arXiv 2610.15730;
+ * docs/schedules.md, "depbloom(W, P, k, B)").
  *
  * <p><b>Temporally bounded spatial partitioning</b> ({@link TemporalWindows}). The training events
  * are cut into serial temporal windows of {@code W} events; a {@link Partitioner} assigns each

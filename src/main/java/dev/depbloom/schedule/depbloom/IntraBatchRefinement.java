@@ -13,17 +13,17 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * DepBloom's intra-batch memory refinement (DESIGN.md section 1; Zhao et al., arXiv 2610.15730):
- * the items of one view in a round are the {@code k} consecutive micro-batches of a chain's large
- * batch, and micro-batch {@code j} reads through the memory writes of micro-batches {@code 0..j-1}
- * ({@link MicroBatchChain}) — an {@link OverlayMemory} of the rows they touch over the view as of
- * the previous round. The memory updater then meets, for every node seen earlier in the large
- * batch, the mail of its latest such event built from that micro-batch's updated memories
- * (detached): exactly what batch size {@code B} would read. It is not free of synchronisation
- * between devices: the micro-batches' memory updates form a serial chain inside the round (each
- * waits for the previous one's published write, and on real devices for that write to cross the
- * link), which the projections charge on the round's critical path (the wait is {@code sync}, the
- * overlay {@code refine}); embedding, loss and backward run in parallel.
+ * DepBloom's intra-batch memory refinement (docs/schedules.md, "Intra-batch memory refinement";
+ * Zhao et al., arXiv 2610.15730): the items of one view in a round are the {@code k} consecutive
+ * micro-batches of a chain's large batch, and micro-batch {@code j} reads through the memory writes
+ * of micro-batches {@code 0..j-1} ({@link MicroBatchChain}) — an {@link OverlayMemory} of the rows
+ * they touch over the view as of the previous round. The memory updater then meets, for every node
+ * seen earlier in the large batch, the mail of its latest such event built from that micro-batch's
+ * updated memories (detached): exactly what batch size {@code B} would read. It is not free of
+ * synchronisation between devices: the micro-batches' memory updates form a serial chain inside the
+ * round (each waits for the previous one's published write, and on real devices for that write to
+ * cross the link), which the projections charge on the round's critical path (the wait is {@code
+ * sync}, the overlay {@code refine}); embedding, loss and backward run in parallel.
  */
 public final class IntraBatchRefinement implements Refinement {
   @Override

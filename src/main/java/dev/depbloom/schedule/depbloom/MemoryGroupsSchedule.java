@@ -14,16 +14,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Memory parallelism between groups of devices, the schedule {@code inner} inside each (DESIGN.md
- * section 3, "across machines": the paper's multi-node setting, one group per machine). {@code M}
- * groups each keep their own copy of {@code inner}'s memory views and walk all of {@code inner}'s
- * rounds from a staggered start, as DistTGL's memory groups walk the stream: group {@code g} begins
- * at the walk start ({@link Schedule#walkStarts}, a DepBloom window's first round) nearest to round
- * {@code floor(g * R / M)} of the {@code R}, wraps around, and its memory starts over when it comes
- * back to round 0 (the reset {@code inner} plans there). A group's memory carries from one epoch to
- * the next; group 0 walks the stream in order, so its memory is what validation continues. Every
- * event is thus trained {@code M} times per epoch, once per group, and the gradients of all groups
- * meet in one optimizer step per round.
+ * Memory parallelism between groups of devices, the schedule {@code inner} inside each
+ * (docs/schedules.md, "Memory groups"; docs/distributed.md, "Across machines": the paper's
+ * multi-node setting, one group per machine). {@code M} groups each keep their own copy of {@code
+ * inner}'s memory views and walk all of {@code inner}'s rounds from a staggered start, as DistTGL's
+ * memory groups walk the stream: group {@code g} begins at the walk start ({@link
+ * Schedule#walkStarts}, a DepBloom window's first round) nearest to round {@code floor(g * R / M)}
+ * of the {@code R}, wraps around, and its memory starts over when it comes back to round 0 (the
+ * reset {@code inner} plans there). A group's memory carries from one epoch to the next; group 0
+ * walks the stream in order, so its memory is what validation continues. Every event is thus
+ * trained {@code M} times per epoch, once per group, and the gradients of all groups meet in one
+ * optimizer step per round.
  *
  * <p>Group {@code g} holds devices {@code g * D .. g * D + D - 1} and views {@code g * V .. g * V +
  * V - 1} for {@code inner}'s {@code D} devices and {@code V} views; its windows merge only its own

@@ -14,14 +14,15 @@ import org.bytedeco.pytorch.Tensor;
 
 /**
  * A memory view as it would be after some writes that have not been committed: the reads of
- * DepBloom's intra-batch memory refinement (DESIGN.md section 1). Micro-batch {@code j} of a large
- * batch reads through an overlay of the writes of micro-batches {@code 0..j-1} on the view as of
- * the previous round, so it reads exactly what training with batch size {@code B} would have read
- * (TGL's deferred update: the memory updater meets the mail of the node's latest earlier event,
- * built from that micro-batch's updated memories, detached). Micro-batch {@code j} can build its
- * overlay only once micro-batch {@code j - 1} has published its write: refinement is a serial chain
- * of memory updates inside a round, on its critical path (and, on real devices, each write crosses
- * the link to the next micro-batch's device); only embedding, loss and backward run in parallel.
+ * DepBloom's intra-batch memory refinement (docs/schedules.md, "Intra-batch memory refinement").
+ * Micro-batch {@code j} of a large batch reads through an overlay of the writes of micro-batches
+ * {@code 0..j-1} on the view as of the previous round, so it reads exactly what training with batch
+ * size {@code B} would have read (TGL's deferred update: the memory updater meets the mail of the
+ * node's latest earlier event, built from that micro-batch's updated memories, detached).
+ * Micro-batch {@code j} can build its overlay only once micro-batch {@code j - 1} has published its
+ * write: refinement is a serial chain of memory updates inside a round, on its critical path (and,
+ * on real devices, each write crosses the link to the next micro-batch's device); only embedding,
+ * loss and backward run in parallel.
  *
  * <p>Only the nodes the writes touch are copied: a small {@link NodeMemory} of those rows, seeded
  * from the base and updated with the writes in order by {@link NodeMemory#apply} itself, so memory,

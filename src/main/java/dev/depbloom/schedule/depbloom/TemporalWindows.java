@@ -8,11 +8,12 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * DepBloom's temporally bounded spatial partitioning (DESIGN.md section 1; Zhao et al., arXiv
- * 2610.15730): the training events are cut into serial temporal windows of {@code W} events, and a
- * {@link Partitioner} assigns each event of a window to one of {@code P} sub-chains (every node has
- * one owner chain per window). Memories are reconciled only at window boundaries; the quality of a
- * cut is judged by its lost dependencies ({@code profile.LostDependencies}).
+ * DepBloom's temporally bounded spatial partitioning (docs/schedules.md, "Temporally bounded
+ * spatial partitioning"; Zhao et al., arXiv 2610.15730): the training events are cut into serial
+ * temporal windows of {@code W} events, and a {@link Partitioner} assigns each event of a window to
+ * one of {@code P} sub-chains (every node has one owner chain per window). Memories are reconciled
+ * only at window boundaries; the quality of a cut is judged by its lost dependencies ({@code
+ * profile.LostDependencies}).
  */
 final class TemporalWindows {
   private TemporalWindows() {}
