@@ -337,7 +337,9 @@ public final class PredictionServer implements AutoCloseable {
     }
     closed = true;
     if (snapshots != null) {
-      snapshots.shutdownNow();
+      // not shutdownNow: an interrupt would close the journal's channel mid-write; a periodic
+      // snapshot under way finishes (the final one below waits for it on the writer lock anyway)
+      snapshots.shutdown();
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.drainSeconds());
     synchronized (flight) {

@@ -242,6 +242,36 @@ class PredictionServerTest {
     }
   }
 
+  /** A periodic snapshot holds what the journal had, and empties it; an unchanged state is left. */
+  @Test
+  void periodicSnapshotsEmptyTheJournal() throws Exception {
+    Path snapshot = dir.resolve("periodic.bin");
+    Path journal = dir.resolve("periodic.journal");
+    Files.deleteIfExists(snapshot);
+    Files.deleteIfExists(journal);
+    server.close();
+    predictor.close();
+    predictor = TemporalLinkPredictor.load(run, PredictorOptions.defaults().withJournal(journal));
+    long header = Files.size(journal);
+    server =
+        PredictionServer.start(
+            predictor,
+            new PredictionServer.Options("127.0.0.1", 0, 2, snapshot, 5, ServerLimits.DEFAULTS, 1));
+    assertEquals(200, send("POST", "/events", event(510) + "\n" + event(511)).status());
+    assertTrue(Files.size(journal) > header, "the batch is journaled before it is answered");
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while ((!Files.exists(snapshot) || Files.size(journal) > header)
+        && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertTrue(Files.exists(snapshot), "a snapshot within 10 s at one a second");
+    assertEquals(header, Files.size(journal));
+    try (TemporalLinkPredictor restored =
+        TemporalLinkPredictor.load(run, PredictorOptions.defaults().withSnapshot(snapshot))) {
+      assertEquals(1, restored.version());
+    }
+  }
+
   /** {@code POST /score} of {@code body} on a fresh server over {@code p}, its answer's body. */
   private String send2(TemporalLinkPredictor p, String body) throws Exception {
     PredictionServer other = start(p, null);
