@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Issue 45's Fig. 15-style accuracy on Wikipedia TGN (DepBloom paper, Fig. 15: SB, LB, LB+IMR):
+# small batch 600, large batch 2,400, and the large batch as 4 refined micro-batches of 600
+# (depbloom with one chain, k = 4: refinement gives micro-batch j the writes of 0..j-1, so memory
+# is batch 600's while the optimizer steps once per 2,400 events, as LB does). Same learning rate for
+# all three (schedule.scale_lr false), seed 0, EPOCHS epochs (default 10); each run's validation
+# loss per epoch is in its metrics.jsonl. The runs' logical devices differ (1, 1, 4) but, as every
+# schedule, their results depend only on the schedule. Usage: bench/fig15.sh [OUT]   EPOCHS=N SEED=S
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-runs/fig15}
+epochs=${EPOCHS:-10}
+seed=${SEED:-0}
+mkdir -p "$out"
+common=(--epochs "$epochs" --seed "$seed" --quiet --json)
+./depbloom train "${common[@]}" --batch-size 600 --out "$out/sb600" > "$out/sb600.json"
+./depbloom train "${common[@]}" --batch-size 2400 --out "$out/lb2400" > "$out/lb2400.json"
+./depbloom train "${common[@]}" --batch-size 600 --schedule depbloom --devices 4 \
+  --set schedule.chains=1 --set schedule.micro_batches=4 --set schedule.window=110231 \
+  --set schedule.partitioner=contiguous --set schedule.refine=true \
+  --set schedule.critical_path=false --set schedule.scale_lr=false \
+  --out "$out/lb2400-imr4" > "$out/lb2400-imr4.json"
+python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+rows = {n: [json.loads(l) for l in open(f"{out}/{n}/metrics.jsonl")] for n in ("sb600", "lb2400", "lb2400-imr4")}
+print("| epoch | SB 600 val loss | LB 2,400 (/SB) | LB+IMR(4) (/SB) | SB val AP | LB val AP | LB+IMR(4) val AP |")
+print("|---|---|---|---|---|---|---|")
+for e in range(len(rows["sb600"])):
+    s, l, i = (rows[n][e] for n in ("sb600", "lb2400", "lb2400-imr4"))
+    print(f"| {e+1} | {s['valLoss']:.4f} | {l['valLoss']:.4f} ({l['valLoss']/s['valLoss']:.3f}) | "
+          f"{i['valLoss']:.4f} ({i['valLoss']/s['valLoss']:.3f}) | {s['valAp']:.4f} | {l['valAp']:.4f} | {i['valAp']:.4f} |")
+for n, r in rows.items():
+    best = max(r, key=lambda m: m["valAp"])
+    print(f"{n}: best val AP {best['valAp']:.4f} at epoch {best['epoch']}, min val loss {min(m['valLoss'] for m in r):.4f}, "
+          f"train events/s (this CPU) {sum(m['trainEventsPerSecond'] for m in r)/len(r):,.0f}")
+PY
+# With SCALED=1 also the two large-batch rows at 4x the learning rate (the linear scaling rule,
+# what schedule.scale_lr does for G = 4): does the optimizer's larger batch, not staleness, explain
+# the large batches' lower accuracy?
+if [[ "${SCALED:-0}" == 1 ]]; then
+  lr=$(python3 -c "print(4 * ${LR:-0.0001})")
+  ./depbloom train "${common[@]}" --batch-size 2400 --lr "$lr" --out "$out/lb2400-lr4x" \
+    > "$out/lb2400-lr4x.json"
+  ./depbloom train "${common[@]}" --batch-size 600 --lr "$lr" --schedule depbloom --devices 4 \
+    --set schedule.chains=1 --set schedule.micro_batches=4 --set schedule.window=110231 \
+    --set schedule.partitioner=contiguous --set schedule.refine=true \
+    --set schedule.critical_path=false --set schedule.scale_lr=false \
+    --out "$out/lb2400-imr4-lr4x" > "$out/lb2400-imr4-lr4x.json"
+  python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+for n in ("lb2400-lr4x", "lb2400-imr4-lr4x"):
+    r = [json.loads(l) for l in open(f"{out}/{n}/metrics.jsonl")]
+    print(n, " ".join(f"{m['valAp']:.4f}" for m in r), "| val loss", " ".join(f"{m['valLoss']:.4f}" for m in r))
+PY
+fi
