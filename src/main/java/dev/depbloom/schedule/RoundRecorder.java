@@ -243,7 +243,7 @@ public final class RoundRecorder {
               log(timer, Stage.MEMORY_WRITE),
               r.memoryReadBytes(),
               r.inputBytes(),
-              r.write() == null ? 0 : r.write().write().rowBytes(null)));
+              r.write().map(w -> w.write().rowBytes(null)).orElse(0L)));
     }
     return out;
   }

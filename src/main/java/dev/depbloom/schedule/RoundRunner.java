@@ -150,9 +150,7 @@ public final class RoundRunner implements AutoCloseable {
       double loss = sumAndStep(round, results);
       List<DeviceWrite> writes = new ArrayList<>(results.size());
       for (DeviceStep.Result r : results) {
-        if (r.write() != null) {
-          writes.add(r.write());
-        }
+        r.write().ifPresent(writes::add);
       }
       if (!session.memory().isNone()) {
         memory.commitRound(round, next, planner.prefetched(), writes);

@@ -24,6 +24,7 @@ import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Scalar;
@@ -87,7 +88,7 @@ public final class DeviceStep {
 
   /**
    * What a task computed: its weighted loss, its gradients (one per parameter, retained past the
-   * step's scope, null where unreached), its memory write for its view (null for memory-less
+   * step's scope, null where unreached), its memory write for its view (empty for memory-less
    * models), when it finished, and the bytes of its inputs (memory and mailbox rows; everything
    * else built on the host), for a projection's traffic. {@link #close()} frees the tensors.
    */
@@ -95,7 +96,7 @@ public final class DeviceStep {
       Task task,
       double loss,
       Tensor[] gradients,
-      DeviceWrite write,
+      Optional<DeviceWrite> write,
       long endNanos,
       long memoryReadBytes,
       long inputBytes)
@@ -107,9 +108,7 @@ public final class DeviceStep {
           Tensors.release(g);
         }
       }
-      if (write != null) {
-        write.close();
-      }
+      write.ifPresent(DeviceWrite::close);
     }
   }
 
@@ -159,7 +158,8 @@ public final class DeviceStep {
                 loss[0] = weighted.item_double();
                 return backward(weighted);
               });
-      DeviceWrite out = write == null ? null : new DeviceWrite(task.device(), task.view(), write);
+      Optional<DeviceWrite> out =
+          Optional.ofNullable(write).map(w -> new DeviceWrite(task.device(), task.view(), w));
       return new Result(
           task, loss[0], gradients, out, System.nanoTime(), in.memoryBytes(), in.hostBytes());
     } finally {

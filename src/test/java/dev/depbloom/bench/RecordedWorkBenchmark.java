@@ -143,9 +143,7 @@ public final class RecordedWorkBenchmark {
         out[0] = ops.work();
       }
       try (OpRecording ops = OpRecorder.startOnThisThread()) {
-        if (r.write() != null) {
-          session.memory().apply(r.task().view(), r.write().write(), round);
-        }
+        r.write().ifPresent(w -> session.memory().apply(r.task().view(), w.write(), round));
         out[1] = ops.work();
       }
     }
