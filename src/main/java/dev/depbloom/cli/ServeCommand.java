@@ -216,7 +216,10 @@ final class ServeCommand implements Callable<Integer> {
         predictor.version(),
         (restore ? ", restored from " + file : "")
             + (predictor.replayedBatches() > 0
-                ? ", " + predictor.replayedBatches() + " batches replayed from the journal"
+                ? ", "
+                    + predictor.replayedBatches()
+                    + (predictor.replayedBatches() == 1 ? " batch" : " batches")
+                    + " replayed from the journal"
                 : ""),
         file,
         snapshotEvery,
