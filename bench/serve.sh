@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Serving speed of a trained TGN on the Wikipedia stream (issue 33): `depbloom bench serve` through
 # the Java API in one JVM: score latency for 1, 100 and 1,000 pairs, observe latency for batches of
-# 1, 100 and 600 of the run's test events, the events observed per second while another thread
+# 1, 100 and 600 of the run's test events (and of 600 with the write-ahead journal forced to disk
+# per batch, as depbloom serve runs), the events observed per second while another thread
 # scores single pairs, and a single pair's score over HTTP on loopback; the run's own training
 # events/s beside them. Trains the run first when none is given (`./depbloom train`: TGN, 3 epochs,
 # threads 1,1,2, about 2 minutes on 2 cores). Repeats the benchmark REPEATS times (default 3) and
