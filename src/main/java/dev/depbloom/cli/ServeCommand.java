@@ -131,6 +131,13 @@ final class ServeCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** {@code ", restored from F, 2 batches replayed from the journal"}, or the parts that apply. */
+  private static String origin(TemporalLinkPredictor predictor, Path restoredFrom) {
+    int n = predictor.replayedBatches();
+    return (restoredFrom != null ? ", restored from " + restoredFrom : "")
+        + (n > 0 ? ", " + n + (n == 1 ? " batch" : " batches") + " replayed from the journal" : "");
+  }
+
   /** The predictor's options from the flags; a bad value is an input error naming its flag. */
   private PredictorOptions predictorOptions(Path journal) {
     PredictorOptions options =
@@ -214,13 +221,7 @@ final class ServeCommand implements Callable<Integer> {
         dir,
         server.uri(),
         predictor.version(),
-        (restore ? ", restored from " + file : "")
-            + (predictor.replayedBatches() > 0
-                ? ", "
-                    + predictor.replayedBatches()
-                    + (predictor.replayedBatches() == 1 ? " batch" : " batches")
-                    + " replayed from the journal"
-                : ""),
+        origin(predictor, restore ? file : null),
         file,
         snapshotEvery,
         journal);
