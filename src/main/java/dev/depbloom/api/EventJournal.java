@@ -1,6 +1,7 @@
 package dev.depbloom.api;
 
 import dev.depbloom.data.InputException;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 
@@ -73,8 +75,7 @@ final class EventJournal implements AutoCloseable {
         }
         byte[] all = Files.readAllBytes(file);
         if (all.length < header.length
-            || !new String(all, 0, header.length, StandardCharsets.UTF_8)
-                .equals(new String(header, StandardCharsets.UTF_8))) {
+            || !Arrays.equals(all, 0, header.length, header, 0, header.length)) {
           throw new InputException(
               file
                   + ": not this run's journal (expected the header '"
@@ -113,8 +114,7 @@ final class EventJournal implements AutoCloseable {
         break;
       }
       try {
-        out.add(
-            decode(new DataInputStream(new java.io.ByteArrayInputStream(all, pos + 4, length))));
+        out.add(decode(new DataInputStream(new ByteArrayInputStream(all, pos + 4, length))));
       } catch (IOException e) {
         break;
       }

@@ -1,6 +1,7 @@
 package dev.depbloom.api;
 
 import dev.depbloom.batch.Batch;
+import dev.depbloom.data.InputException;
 import dev.depbloom.eval.Evaluator;
 import dev.depbloom.eval.EventSliceScorer;
 import dev.depbloom.memory.MemoryWrite;
@@ -133,7 +134,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
           continue;
         }
         if (e.versionBefore() > version) {
-          throw new dev.depbloom.data.InputException(
+          throw new InputException(
               journal.file()
                   + ": the journal continues version "
                   + e.versionBefore()

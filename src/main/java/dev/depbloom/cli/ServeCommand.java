@@ -5,6 +5,7 @@ import dev.depbloom.api.TemporalLinkPredictor;
 import dev.depbloom.data.InputException;
 import dev.depbloom.serve.PredictionServer;
 import dev.depbloom.serve.ServerLimits;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -181,7 +182,7 @@ final class ServeCommand implements Callable<Integer> {
   private static void deleteJournal(Path journal) {
     try {
       Files.deleteIfExists(journal);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new InputException(
           journal + ": cannot discard the journal (--fresh): " + e.getMessage());
     }

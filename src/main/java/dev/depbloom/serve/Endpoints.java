@@ -76,22 +76,18 @@ final class Endpoints {
 
   /** The answer of {@code e} to {@code body}; refusals are thrown. */
   Answer answer(Endpoint e, byte[] body, boolean scoreEvents) {
-    try {
-      return switch (e) {
-        case EVENTS -> events(body, scoreEvents);
-        case SCORE -> score(body);
-        case RANK -> rank(body);
-        case SNAPSHOT -> snapshot();
-        case HEALTH -> health();
-        case METRICS ->
-            new Answer(
-                200,
-                "text/plain; version=0.0.4; charset=utf-8",
-                metrics.scrape(predictor).getBytes(StandardCharsets.UTF_8));
-      };
-    } catch (UnscorableQueryException x) {
-      throw new RequestRefusedException(422, x.getMessage());
-    }
+    return switch (e) {
+      case EVENTS -> events(body, scoreEvents);
+      case SCORE -> score(body);
+      case RANK -> rank(body);
+      case SNAPSHOT -> snapshot();
+      case HEALTH -> health();
+      case METRICS ->
+          new Answer(
+              200,
+              "text/plain; version=0.0.4; charset=utf-8",
+              metrics.scrape(predictor).getBytes(StandardCharsets.UTF_8));
+    };
   }
 
   private Answer events(byte[] body, boolean score) {
@@ -107,7 +103,7 @@ final class Endpoints {
           x.index() >= 0 && x.index() < parsed.places().size()
               ? parsed.places().get(x.index())
               : "request";
-      throw new BadRequestException(place + ": \"" + x.field() + "\": " + x.problem(), x);
+      throw refusal(place, x);
     }
     ObjectNode o = JsonRequests.JSON.createObjectNode();
     o.put("observed", parsed.events().size());

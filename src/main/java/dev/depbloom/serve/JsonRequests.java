@@ -71,7 +71,7 @@ final class JsonRequests {
         lastLine = p.currentLocation().getLineNr();
         t = p.nextToken();
       }
-      if (array && (t == null || p.nextToken() != null)) {
+      if (array && (t == null || moreAfter(p))) {
         throw new BadRequestException(
             "line "
                 + p.currentTokenLocation().getLineNr()

@@ -104,6 +104,6 @@ final class RequestBody implements Runnable {
         413,
         "request body over "
             + Endpoints.count(limit >> 20)
-            + " MiB, the limit for this endpoint; send the events in parts");
+            + " MiB, the limit for this endpoint; send it in parts");
   }
 }
