@@ -13,13 +13,18 @@ epochs=${EPOCHS:-10}
 seed=${SEED:-0}
 mkdir -p "$out"
 common=(--epochs "$epochs" --seed "$seed" --quiet --json)
-./depbloom train "${common[@]}" --batch-size 600 --out "$out/sb600" > "$out/sb600.json"
-./depbloom train "${common[@]}" --batch-size 2400 --out "$out/lb2400" > "$out/lb2400.json"
-./depbloom train "${common[@]}" --batch-size 600 --schedule depbloom --devices 4 \
-  --set schedule.chains=1 --set schedule.micro_batches=4 --set schedule.window=110231 \
-  --set schedule.partitioner=contiguous --set schedule.refine=true \
-  --set schedule.critical_path=false --set schedule.scale_lr=false \
-  --out "$out/lb2400-imr4" > "$out/lb2400-imr4.json"
+# one chain of 4 refined micro-batches of 600, one window over Wikipedia's 110,231 training events
+imr4=(--batch-size 600 --schedule depbloom --devices 4 --set schedule.chains=1
+  --set schedule.micro_batches=4 --set schedule.window=110231 --set schedule.partitioner=contiguous
+  --set schedule.refine=true --set schedule.critical_path=false --set schedule.scale_lr=false)
+row() { # row NAME ARGS...: trains into $out/NAME, its summary JSON beside it
+  local name=$1
+  shift
+  ./depbloom train "${common[@]}" "$@" --out "$out/$name" > "$out/$name.json"
+}
+row sb600 --batch-size 600
+row lb2400 --batch-size 2400
+row lb2400-imr4 "${imr4[@]}"
 python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
@@ -40,13 +45,8 @@ PY
 # the large batches' lower accuracy?
 if [[ "${SCALED:-0}" == 1 ]]; then
   lr=$(python3 -c "print(4 * ${LR:-0.0001})")
-  ./depbloom train "${common[@]}" --batch-size 2400 --lr "$lr" --out "$out/lb2400-lr4x" \
-    > "$out/lb2400-lr4x.json"
-  ./depbloom train "${common[@]}" --batch-size 600 --lr "$lr" --schedule depbloom --devices 4 \
-    --set schedule.chains=1 --set schedule.micro_batches=4 --set schedule.window=110231 \
-    --set schedule.partitioner=contiguous --set schedule.refine=true \
-    --set schedule.critical_path=false --set schedule.scale_lr=false \
-    --out "$out/lb2400-imr4-lr4x" > "$out/lb2400-imr4-lr4x.json"
+  row lb2400-lr4x --batch-size 2400 --lr "$lr"
+  row lb2400-imr4-lr4x "${imr4[@]}" --lr "$lr"
   python3 - "$out" <<'PY'
 import json, sys
 out = sys.argv[1]
