@@ -92,6 +92,14 @@ public final class BatchGraph {
     return new BatchGraph(batch, batch.size(), List.of(), reads, writes);
   }
 
+  /**
+   * The plan of a large batch from its micro-batches' ({@link LargeBatch#of}): snapshots and reads
+   * already concatenated, no writes of its own.
+   */
+  static BatchGraph concatenated(Batch batch, List<Snapshot> snapshots, ReadPlan reads) {
+    return new BatchGraph(batch, batch.size(), List.copyOf(snapshots), reads, null);
+  }
+
   private static Snapshot snapshot(
       Batch batch, List<SampledLayer> layers, int attentionLayers, boolean propTime) {
     int levels = Math.min(attentionLayers, layers.size());
@@ -148,7 +156,10 @@ public final class BatchGraph {
     return reads;
   }
 
-  /** The memory writes, or null for memory-less models. */
+  /**
+   * The memory writes, or null for memory-less models and for a large batch's plan ({@link
+   * LargeBatch}), whose micro-batches write.
+   */
   public WritePlan writes() {
     return writes;
   }

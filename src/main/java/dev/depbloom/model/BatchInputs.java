@@ -8,6 +8,7 @@ import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToDoubleFunction;
 import org.bytedeco.pytorch.Tensor;
 
 /**
@@ -103,12 +104,47 @@ public final class BatchInputs {
     return new BatchInputs(null, memoryReads(reads, memory), null, null, null, List.of());
   }
 
+  /**
+   * What the training pass of a large batch ({@link LargeBatch}) reads besides memory: its memory
+   * update is the concatenation of its micro-batches' updates. {@code lastUpdate[u]} is the last
+   * update time of read {@code u}'s node in the memory its micro-batch read ({@link #lastUpdates}),
+   * for JODIE's time projection.
+   */
+  public static BatchInputs fetchLarge(
+      BatchGraph graph,
+      double[] lastUpdate,
+      StreamFeatures features,
+      boolean nodeFeaturesIntoMemory) {
+    return fetch(graph, null, features, nodeFeaturesIntoMemory, false, u -> lastUpdate[u]);
+  }
+
+  /** The last update time in {@code memory} of each read's node of {@code reads}. */
+  public static double[] lastUpdates(ReadPlan reads, MemoryReader memory) {
+    double[] out = new double[reads.readCount()];
+    for (int u = 0; u < out.length; u++) {
+      out[u] = memory.lastUpdate(reads.readNode()[u]);
+    }
+    return out;
+  }
+
   private static BatchInputs fetch(
       BatchGraph graph,
       MemoryReader memory,
       StreamFeatures features,
       boolean nodeFeaturesIntoMemory,
       boolean readMemory) {
+    IntToDoubleFunction lastUpdate =
+        graph.reads() == null ? null : u -> memory.lastUpdate(graph.reads().readNode()[u]);
+    return fetch(graph, memory, features, nodeFeaturesIntoMemory, readMemory, lastUpdate);
+  }
+
+  private static BatchInputs fetch(
+      BatchGraph graph,
+      MemoryReader memory,
+      StreamFeatures features,
+      boolean nodeFeaturesIntoMemory,
+      boolean readMemory,
+      IntToDoubleFunction lastUpdate) {
     FeatureMatrix nodeFeatures = features.nodeFeatures();
     MemoryReads reads = null;
     Tensor readFeatures = null;
@@ -118,7 +154,7 @@ public final class BatchInputs {
     if (plan != null) {
       reads = readMemory ? memoryReads(plan, memory) : null;
       rootReads = Tensors.indices(plan.positionRead(), graph.rootCount());
-      jodie = jodieDelta(graph, plan, memory);
+      jodie = jodieDelta(graph, plan, lastUpdate);
       if (nodeFeaturesIntoMemory && nodeFeatures.dim() > 0) {
         readFeatures = Tensors.gatherRows(nodeFeatures, plan.readNode(), plan.readCount());
       }
@@ -141,7 +177,10 @@ public final class BatchInputs {
       throw new IllegalStateException("these inputs read memory themselves; fetch them again");
     }
     ReadPlan plan = graph.reads();
-    Tensor jodie = plan == null ? null : device.place(jodieDelta(graph, plan, memory));
+    Tensor jodie =
+        plan == null
+            ? null
+            : device.place(jodieDelta(graph, plan, u -> memory.lastUpdate(plan.readNode()[u])));
     return new BatchInputs(graph, null, readNodeFeatures, rootReads, jodie, snapshots);
   }
 
@@ -166,13 +205,15 @@ public final class BatchInputs {
         Tensors.floats(sinceMail, u, m));
   }
 
-  private static Tensor jodieDelta(BatchGraph graph, ReadPlan plan, MemoryReader memory) {
+  /** {@code lastUpdate}: the last update time of each read's node in the memory read. */
+  private static Tensor jodieDelta(
+      BatchGraph graph, ReadPlan plan, IntToDoubleFunction lastUpdate) {
     int r = graph.rootCount();
     float[] delta = new float[r];
     for (int p = 0; p < r; p++) {
       int read = plan.positionRead()[p];
       double t = plan.readTime()[read];
-      delta[p] = (float) ((t - memory.lastUpdate(plan.readNode()[read])) / (t + 1));
+      delta[p] = (float) ((t - lastUpdate.applyAsDouble(read)) / (t + 1));
     }
     return Tensors.floats(delta, r);
   }

@@ -18,9 +18,11 @@ import java.util.TreeMap;
  *   <li><b>Prefill</b> (DepBloom, a window's first round): the slowest memory group's replay, its
  *       kernels one after another, each handoff of rows to the next view over the link.
  *   <li><b>Items</b>, in parallel on their GPUs. With {@link MemoryPlacement#DEVICE} an item runs
- *       its fetch, memory update, write and training kernels; a refined micro-batch starts when the
- *       previous micro-batch of its chain has published its write and the write has crossed the
- *       link to its GPU (the serial chain refinement costs). With {@link
+ *       its fetch, memory update, write and training kernels (a large batch on one GPU, DepBloom's
+ *       local placement: its {@code k} overlays, fetches, memory updates and writes in series, then
+ *       one training pass over {@code k * B}, as recorded); a spread refined micro-batch starts
+ *       when the previous micro-batch of its chain has published its write and the write has
+ *       crossed the link to its GPU (the serial chain refinement costs). With {@link
  *       MemoryPlacement#HOST_DAEMON} (DistTGL) each memory group's daemon gathers its trainers'
  *       reads one trainer after the other in host memory; a trainer waits for its own gather,
  *       copies the rows to its GPU through pageable memory, runs its kernels, and copies its write
@@ -124,11 +126,14 @@ public final class GpuRoundModel {
       if (i.microBatch() >= 0) {
         chains.computeIfAbsent(i.view(), v -> new TreeMap<>()).put(i.microBatch(), i);
       } else {
+        // a large batch on one GPU (local placement): its k memory updates and overlays in
+        // series, then one training pass, all recorded in its logs
         RoundTime t =
             inputs(i)
                 .plus(
                     RoundTime.of(
-                        cost(i.fetch())
+                        cost(i.refine())
+                            .plus(cost(i.fetch()))
                             .plus(cost(i.memoryUpdate()))
                             .plus(cost(i.memoryWrite()))
                             .plus(cost(i.train()))));

@@ -4,6 +4,7 @@ import dev.depbloom.batch.Batch;
 import dev.depbloom.data.RandomStreams;
 import dev.depbloom.device.Collective;
 import dev.depbloom.model.BatchGraph;
+import dev.depbloom.model.LargeBatch;
 import dev.depbloom.observe.Stage;
 import dev.depbloom.observe.StageTimer;
 import dev.depbloom.step.DeviceStep;
@@ -100,10 +101,65 @@ final class RoundPlanner {
       List<DeviceStep.Task> tasks,
       List<StageTimer> taskTimers) {
     long sampleStart = System.nanoTime();
-    long[] keys =
-        item.view() == 0
-            ? new long[] {TRAIN, epoch, item.start()}
-            : new long[] {TRAIN, epoch, item.start(), item.view()};
+    if (item.largeBatch()) {
+      tasks.add(largeBatch(item, round, epoch, link));
+      taskTimers.add(timer(item, round));
+    } else {
+      planShards(item, round, epoch, link, tasks, taskTimers);
+    }
+    long took = System.nanoTime() - sampleStart;
+    lastSampleNanos = took;
+    recorder.runTimer().record(Stage.SAMPLE, sampleStart, took);
+    recorder.deviceTimer(item.device()).record(Stage.SAMPLE, sampleStart, took);
+    recorder.span(item.device(), Stage.SAMPLE.key(), sampleStart, took, round.index());
+  }
+
+  /** The streams of a batch that starts at event {@code start} of view {@code view}. */
+  private static long[] keys(int epoch, int start, int view) {
+    return view == 0 ? new long[] {TRAIN, epoch, start} : new long[] {TRAIN, epoch, start, view};
+  }
+
+  /**
+   * A large batch's task: each micro-batch drawn and sampled with the streams it would have as an
+   * item of its own (so its negatives, neighbours and memory write are those of batch size B), then
+   * their plans concatenated for the one training pass; dropout from the first one's streams.
+   */
+  private DeviceStep.Task largeBatch(ItemPlan item, RoundPlan round, int epoch, ReadThrough link) {
+    List<BatchGraph> parts = new ArrayList<>();
+    for (int[] events : item.microBatches()) {
+      long[] keys = keys(epoch, events[0], item.view());
+      long stream = RandomStreams.derive(session.spec().seed(), keys);
+      Batch batch = session.batch(round.index(), events, 1, keys);
+      parts.add(session.planner().plan(batch, stream, session.sampler(item.view())));
+    }
+    long stream =
+        RandomStreams.derive(session.spec().seed(), keys(epoch, item.start(), item.view()));
+    return new DeviceStep.Task(
+        item.device(),
+        item.view(),
+        round.index(),
+        LargeBatch.of(parts),
+        (double) item.size() / round.events(),
+        RandomStreams.derive(stream, DROPOUT, 0),
+        0,
+        link,
+        parts);
+  }
+
+  private StageTimer timer(ItemPlan item, RoundPlan round) {
+    StageTimer timer = new StageTimer().traceTo(recorder.trace(), item.device(), round.index());
+    return recorder.recordingWork() ? timer.recordWork() : timer;
+  }
+
+  /** An item of one batch: its shards' tasks (one shard when refined). */
+  private void planShards(
+      ItemPlan item,
+      RoundPlan round,
+      int epoch,
+      ReadThrough link,
+      List<DeviceStep.Task> tasks,
+      List<StageTimer> taskTimers) {
+    long[] keys = keys(epoch, item.start(), item.view());
     long stream = RandomStreams.derive(session.spec().seed(), keys);
     Batch batch = session.batch(round.index(), item.events(), 1, keys);
     int shards =
@@ -126,13 +182,7 @@ final class RoundPlanner {
               RandomStreams.derive(stream, DROPOUT, s),
               s,
               link));
-      StageTimer timer = new StageTimer().traceTo(recorder.trace(), item.device(), round.index());
-      taskTimers.add(recorder.recordingWork() ? timer.recordWork() : timer);
+      taskTimers.add(timer(item, round));
     }
-    long took = System.nanoTime() - sampleStart;
-    lastSampleNanos = took;
-    recorder.runTimer().record(Stage.SAMPLE, sampleStart, took);
-    recorder.deviceTimer(item.device()).record(Stage.SAMPLE, sampleStart, took);
-    recorder.span(item.device(), Stage.SAMPLE.key(), sampleStart, took, round.index());
   }
 }

@@ -243,7 +243,7 @@ public final class RoundRecorder {
               log(timer, Stage.MEMORY_WRITE),
               r.memoryReadBytes(),
               r.inputBytes(),
-              r.write().map(w -> w.write().rowBytes(null)).orElse(0L)));
+              r.writeBytes()));
     }
     return out;
   }

@@ -150,7 +150,7 @@ public final class RoundRunner implements AutoCloseable {
       double loss = sumAndStep(round, results);
       List<DeviceWrite> writes = new ArrayList<>(results.size());
       for (DeviceStep.Result r : results) {
-        r.write().ifPresent(writes::add);
+        writes.addAll(r.writes());
       }
       if (!session.memory().isNone()) {
         memory.commitRound(round, next, planner.prefetched(), writes);

@@ -15,10 +15,11 @@ import dev.depbloom.partition.PartitionerKind;
  *       starts. {@code devices = i * k}.
  *   <li>{@link DepBloom}: temporal windows of {@code window} events, each cut by a partitioner into
  *       {@code chains} P sub-chains; each chain trains large batches of {@code micro_batches} k
- *       micro-batches of B; the {@link DepBloom.Techniques} switch the other two techniques and the
- *       window-start prefill. {@code devices = P * k}, or {@code M * P * k} in M memory groups.
- *       Unset window, partitioner, chains and micro-batches (0, null) come from the dependency
- *       profile's recommendation ({@code train.Schedules.resolve}).
+ *       micro-batches of B, on one device (placement {@code local}, the default: {@code devices = M
+ *       * P} in M memory groups) or one micro-batch a device ({@code spread}: {@code M * P * k});
+ *       the {@link DepBloom.Techniques} switch the other two techniques and the window-start
+ *       prefill. Unset window, partitioner, chains and micro-batches (0, null) come from the
+ *       dependency profile's recommendation ({@code train.Schedules.resolve}).
  * </ul>
  */
 public sealed interface ScheduleConfig
@@ -40,7 +41,7 @@ public sealed interface ScheduleConfig
     return 1;
   }
 
-  /** Logical devices G: {@code i * k} (DepBloom: {@code M * P * k}). */
+  /** Logical devices G: {@code i * k} (DepBloom: {@code M * P}, or {@code M * P * k} spread). */
   default int devices() {
     return minibatchParallelism() * memoryParallelism();
   }
@@ -80,8 +81,9 @@ public sealed interface ScheduleConfig
   }
 
   /**
-   * A DepBloom schedule in {@code groups} memory groups (1: none) of {@code chains * microBatches}
-   * devices, without prefill.
+   * A DepBloom schedule in {@code groups} memory groups (1: none) of {@code chains} devices, each
+   * chain's large batch of {@code microBatches} on its device (the local placement), without
+   * prefill.
    */
   static DepBloom depbloom(
       int groups,
@@ -93,7 +95,7 @@ public sealed interface ScheduleConfig
       boolean criticalPath,
       boolean scaleLearningRate) {
     return new DepBloom(
-        groups * chains * microBatches,
+        groups * chains,
         groups,
         window,
         partitioner,
@@ -159,15 +161,46 @@ public sealed interface ScheduleConfig
       implements ScheduleConfig {
 
     /**
+     * Where a chain's large batch of {@code k} micro-batches trains (docs/schedules.md,
+     * "Placement").
+     */
+    public enum Placement {
+      /**
+       * On one device: {@code k} memory updates in micro-batch order, then one training pass over
+       * the {@code k * B} events (the paper's Fig. 10c); {@code G = M * P}.
+       */
+      LOCAL,
+      /** One micro-batch a device, refinement a chain across the chain's {@code k} devices. */
+      SPREAD;
+
+      /** The name in configs and labels. */
+      public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+      }
+    }
+
+    /**
      * @param refine intra-batch memory refinement
      * @param criticalPath the hot/cold split of memory commits
      * @param prefill the window-start replay of earlier chains into later chains' views (not in the
      *     paper)
+     * @param placement where a chain's large batch trains
      */
-    public record Techniques(boolean refine, boolean criticalPath, boolean prefill) {
+    public record Techniques(
+        boolean refine, boolean criticalPath, boolean prefill, Placement placement) {
+      /** These techniques, a large batch on one device (the paper's placement). */
+      public Techniques(boolean refine, boolean criticalPath, boolean prefill) {
+        this(refine, criticalPath, prefill, Placement.LOCAL);
+      }
+
       /** This set with prefill switched on or off. */
       public Techniques withPrefill(boolean on) {
-        return new Techniques(refine, criticalPath, on);
+        return new Techniques(refine, criticalPath, on, placement);
+      }
+
+      /** This set with another placement. */
+      public Techniques withPlacement(Placement value) {
+        return new Techniques(refine, criticalPath, prefill, value);
       }
     }
 
@@ -200,12 +233,41 @@ public sealed interface ScheduleConfig
       return techniques.criticalPath();
     }
 
+    public Placement placement() {
+      return techniques.placement();
+    }
+
+    /**
+     * Devices a chain trains on: 1 with the local placement, its {@code k} micro-batches' spread (1
+     * while k is unresolved).
+     */
+    public int devicesPerChain() {
+      return placement() == Placement.SPREAD ? Math.max(1, microBatches) : 1;
+    }
+
+    /**
+     * This schedule with another placement, on the devices it then needs once P and k are known.
+     */
+    public DepBloom withPlacement(Placement value) {
+      DepBloom d =
+          new DepBloom(
+              devices,
+              memoryParallelism,
+              window,
+              partitioner,
+              chains,
+              microBatches,
+              techniques.withPlacement(value),
+              scaleLearningRate);
+      return chains == 0 ? d : d.withChains(chains, microBatches);
+    }
+
     @Override
     public boolean needsProfile() {
       return window == 0 || partitioner == null || chains == 0 || microBatches == 0;
     }
 
-    /** Logical devices of one memory group: {@code P * k}. */
+    /** Logical devices of one memory group: {@code P} (local) or {@code P * k} (spread). */
     public int devicesPerGroup() {
       return devices / memoryParallelism;
     }
@@ -236,10 +298,13 @@ public sealed interface ScheduleConfig
           scaleLearningRate);
     }
 
-    /** This schedule with {@code p} chains of {@code k} micro-batches, on M * p * k devices. */
+    /**
+     * This schedule with {@code p} chains of {@code k} micro-batches, on {@code M * p} devices
+     * (local) or {@code M * p * k} (spread).
+     */
     public DepBloom withChains(int p, int k) {
       return new DepBloom(
-          memoryParallelism * p * k,
+          memoryParallelism * p * (placement() == Placement.SPREAD ? k : 1),
           memoryParallelism,
           window,
           partitioner,

@@ -2,6 +2,7 @@ package dev.depbloom.schedule;
 
 import dev.depbloom.model.config.SectionReader;
 import dev.depbloom.partition.PartitionerKind;
+import dev.depbloom.schedule.ScheduleConfig.DepBloom.Placement;
 import java.util.Locale;
 
 /**
@@ -35,6 +36,7 @@ public final class ScheduleSection {
     boolean refine = r.bool("refine", true);
     boolean criticalPath = r.bool("critical_path", true);
     boolean prefill = r.bool("prefill", false);
+    Placement placement = r.choice("placement", Placement.class, Placement.LOCAL);
     if (r.bool("auto", false)) { // the profile chooses all four, whatever else says
       window = 0;
       partitioner = null;
@@ -67,7 +69,7 @@ public final class ScheduleSection {
                   partitioner,
                   chains,
                   microBatches,
-                  new ScheduleConfig.DepBloom.Techniques(refine, criticalPath, false),
+                  new ScheduleConfig.DepBloom.Techniques(refine, criticalPath, false, placement),
                   scale)
               .withPrefill(prefill);
     };
@@ -91,6 +93,7 @@ public final class ScheduleSection {
       y.append("    refine: ").append(b.refine()).append('\n');
       y.append("    critical_path: ").append(b.criticalPath()).append('\n');
       y.append("    prefill: ").append(b.prefill()).append('\n');
+      y.append("    placement: ").append(b.placement().label()).append('\n');
     }
   }
 
@@ -147,8 +150,9 @@ public final class ScheduleSection {
   }
 
   /**
-   * P and k from each other and {@code G / M} where one is missing; both missing: left to the
-   * profile.
+   * Local placement: P is {@code G / M} where unset, k 1 where unset (the profile chooses the
+   * window and the partitioner). Spread: P and k from each other and {@code G / M} where one is
+   * missing; both missing: left to the profile.
    */
   private static ScheduleConfig.DepBloom depbloom(
       SectionReader r,
@@ -161,6 +165,19 @@ public final class ScheduleSection {
       int microBatches,
       ScheduleConfig.DepBloom.Techniques techniques,
       boolean scale) {
+    if (techniques.placement() == Placement.LOCAL) {
+      return local(
+          r,
+          devices,
+          hasDevices,
+          groups,
+          window,
+          partitioner,
+          chains,
+          microBatches,
+          techniques,
+          scale);
+    }
     if ((chains == 0 || microBatches == 0) && devices % groups != 0) {
       throw r.error(
           "memory_parallelism",
@@ -192,6 +209,48 @@ public final class ScheduleSection {
         partitioner,
         chains,
         microBatches,
+        techniques,
+        scale);
+  }
+
+  private static ScheduleConfig.DepBloom local(
+      SectionReader r,
+      int devices,
+      boolean hasDevices,
+      int groups,
+      int window,
+      PartitionerKind partitioner,
+      int chains,
+      int microBatches,
+      ScheduleConfig.DepBloom.Techniques techniques,
+      boolean scale) {
+    if (chains == 0) {
+      if (devices % groups != 0) {
+        throw r.error(
+            "memory_parallelism",
+            devices + " logical devices cannot be split into " + groups + " memory groups");
+      }
+      chains = devices / groups;
+    } else if (hasDevices && groups * chains != devices) {
+      throw r.error(
+          "devices",
+          "depbloom with placement local runs memory_parallelism x chains = "
+              + groups
+              + " x "
+              + chains
+              + " = "
+              + groups * chains
+              + " devices (each chain's micro-batches on its one device), not "
+              + devices
+              + "; set schedule.placement: spread for one micro-batch a device");
+    }
+    return new ScheduleConfig.DepBloom(
+        groups * chains,
+        groups,
+        window,
+        partitioner,
+        chains,
+        microBatches == 0 ? 1 : microBatches,
         techniques,
         scale);
   }

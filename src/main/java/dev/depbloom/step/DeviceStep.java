@@ -8,6 +8,7 @@ import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.memory.WriteOrigin;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.BatchInputs;
+import dev.depbloom.model.LargeBatch;
 import dev.depbloom.model.ReadPlan;
 import dev.depbloom.model.SharedReads;
 import dev.depbloom.model.TemporalGnn;
@@ -24,11 +25,11 @@ import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.Tensors;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.bytedeco.pytorch.Generator;
 import org.bytedeco.pytorch.NoGradGuard;
 import org.bytedeco.pytorch.Scalar;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
 import org.bytedeco.pytorch.global.torch;
 
 /**
@@ -63,6 +64,10 @@ public final class DeviceStep {
    * @param shard the shard index within the item (0 when the item is not split)
    * @param readThrough the earlier micro-batches of the item's large batch whose writes it reads
    *     through when it is refined, else {@link ReadThrough#NONE}
+   * @param microBatches the micro-batches of a large batch trained on this device ({@link
+   *     LargeBatch}; {@code graph} is then their concatenation): one memory update and write each,
+   *     in order, each reading through the earlier ones' writes when {@code readThrough} refines,
+   *     then one training pass over all; empty for a task of one batch
    */
   public record Task(
       int device,
@@ -72,7 +77,25 @@ public final class DeviceStep {
       double weight,
       long dropoutSeed,
       int shard,
-      ReadThrough readThrough) {
+      ReadThrough readThrough,
+      List<BatchGraph> microBatches) {
+    public Task {
+      microBatches = List.copyOf(microBatches);
+    }
+
+    /** A task of one batch. */
+    public Task(
+        int device,
+        int view,
+        int round,
+        BatchGraph graph,
+        double weight,
+        long dropoutSeed,
+        int shard,
+        ReadThrough readThrough) {
+      this(device, view, round, graph, weight, dropoutSeed, shard, readThrough, List.of());
+    }
+
     /** A task without refinement. */
     public Task(
         int device,
@@ -88,19 +111,33 @@ public final class DeviceStep {
 
   /**
    * What a task computed: its weighted loss, its gradients (one per parameter, retained past the
-   * step's scope, null where unreached), its memory write for its view (empty for memory-less
-   * models), when it finished, and the bytes of its inputs (memory and mailbox rows; everything
-   * else built on the host), for a projection's traffic. {@link #close()} frees the tensors.
+   * step's scope, null where unreached), its memory writes for its view, in the order they apply
+   * (one per batch, one per micro-batch of a large batch; none for memory-less models), when it
+   * finished, and the bytes of its inputs (memory and mailbox rows; everything else built on the
+   * host), for a projection's traffic. {@link #close()} frees the tensors.
    */
   public record Result(
       Task task,
       double loss,
       Tensor[] gradients,
-      Optional<DeviceWrite> write,
+      List<DeviceWrite> writes,
       long endNanos,
       long memoryReadBytes,
       long inputBytes)
       implements AutoCloseable {
+    public Result {
+      writes = List.copyOf(writes);
+    }
+
+    /** Bytes of the rows and mails the task writes, with ids and times. */
+    public long writeBytes() {
+      long n = 0;
+      for (DeviceWrite w : writes) {
+        n += w.write().rowBytes(null);
+      }
+      return n;
+    }
+
     @Override
     public void close() {
       for (Tensor g : gradients) {
@@ -108,7 +145,7 @@ public final class DeviceStep {
           Tensors.release(g);
         }
       }
-      write.ifPresent(DeviceWrite::close);
+      writes.forEach(DeviceWrite::close);
     }
   }
 
@@ -136,6 +173,9 @@ public final class DeviceStep {
   }
 
   private Result trainItem(Task task, MemoryStore memory, StageTimer timer) {
+    if (!task.microBatches().isEmpty()) {
+      return trainLargeBatch(task, memory, timer);
+    }
     ReadThrough link = task.readThrough();
     List<MemoryWrite> earlier = timer.time(Stage.SYNC, link::awaitEarlier);
     ReadThrough.Overlay overlay =
@@ -148,18 +188,9 @@ public final class DeviceStep {
           timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated, read));
       link.publish(write);
       double[] loss = new double[1];
-      Tensor[] gradients =
-          timer.time(
-              Stage.TRAIN,
-              () -> {
-                Tensor h = model.embed(in, updated);
-                EdgePredictor.Scores scores = model.predict(h, task.graph().eventCount());
-                Tensor weighted = weighted(loss(scores), task.weight());
-                loss[0] = weighted.item_double();
-                return backward(weighted);
-              });
-      Optional<DeviceWrite> out =
-          Optional.ofNullable(write).map(w -> new DeviceWrite(task.device(), task.view(), w));
+      Tensor[] gradients = timer.time(Stage.TRAIN, () -> trainPass(task, in, updated, loss));
+      List<DeviceWrite> out =
+          write == null ? List.of() : List.of(new DeviceWrite(task.device(), task.view(), write));
       return new Result(
           task, loss[0], gradients, out, System.nanoTime(), in.memoryBytes(), in.hostBytes());
     } finally {
@@ -167,6 +198,87 @@ public final class DeviceStep {
         overlay.close();
       }
     }
+  }
+
+  /**
+   * Embedding, prediction, loss and backward of the task's events from its inputs and updated
+   * memory; {@code loss[0]} receives the weighted loss.
+   */
+  private Tensor[] trainPass(Task task, BatchInputs in, Tensor updated, double[] loss) {
+    Tensor h = model.embed(in, updated);
+    EdgePredictor.Scores scores = model.predict(h, task.graph().eventCount());
+    Tensor weighted = weighted(loss(scores), task.weight());
+    loss[0] = weighted.item_double();
+    return backward(weighted);
+  }
+
+  /**
+   * A large batch on this device (DepBloom's local refinement): micro-batch by micro-batch, its
+   * memory update (with gradient) and its write, micro-batch {@code j} reading through the writes
+   * of {@code 0..j-1} when the task refines (the overlay is the {@code refine} stage); then one
+   * training pass over the concatenation, whose memory input is the micro-batches' updates
+   * concatenated. No wait for another task: the chain of memory updates is local.
+   */
+  private Result trainLargeBatch(Task task, MemoryStore memory, StageTimer timer) {
+    List<MemoryWrite> writes = new ArrayList<>();
+    List<Tensor> updates = new ArrayList<>();
+    ReadPlan reads = task.graph().reads(); // null for memory-less models: nothing to update
+    double[] lastUpdate = new double[reads == null ? 0 : reads.readCount()];
+    long memoryBytes = 0;
+    int readsBefore = 0; // of the earlier micro-batches: where this one's start in the large batch
+    for (BatchGraph part : reads == null ? List.<BatchGraph>of() : task.microBatches()) {
+      List<MemoryWrite> earlier = List.copyOf(writes);
+      ReadThrough.Overlay overlay =
+          timer.time(
+              Stage.REFINE,
+              () -> task.readThrough().overlay(memory, task.view(), task.round(), earlier));
+      try {
+        MemoryReader read = overlay != null ? overlay : memory.view(task.view());
+        int from = readsBefore;
+        BatchInputs in =
+            timer.time(
+                Stage.FETCH,
+                () -> {
+                  memory.awaitReadable(task.view(), part.reads().distinctNodes(), task.round());
+                  double[] times = BatchInputs.lastUpdates(part.reads(), read);
+                  System.arraycopy(times, 0, lastUpdate, from, times.length);
+                  return BatchInputs.forMemoryUpdate(part.reads(), read).on(device);
+                });
+        memoryBytes += in.memoryBytes();
+        Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
+        updates.add(updated);
+        writes.add(timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(part, updated, read)));
+        readsBefore += part.reads().readCount();
+      } finally {
+        if (overlay != null) {
+          overlay.close();
+        }
+      }
+    }
+    BatchInputs in =
+        timer.time(
+            Stage.FETCH,
+            () ->
+                BatchInputs.fetchLarge(
+                        task.graph(), lastUpdate, features, config.memory().combineNodeFeature())
+                    .on(device));
+    double[] loss = new double[1];
+    Tensor[] gradients =
+        timer.time(
+            Stage.TRAIN,
+            () -> {
+              Tensor updated =
+                  updates.isEmpty()
+                      ? null
+                      : torch.cat(new TensorVector(updates.toArray(new Tensor[0])));
+              return trainPass(task, in, updated, loss);
+            });
+    List<DeviceWrite> out = new ArrayList<>(writes.size());
+    for (MemoryWrite w : writes) {
+      out.add(new DeviceWrite(task.device(), task.view(), w));
+    }
+    return new Result(
+        task, loss[0], gradients, out, System.nanoTime(), memoryBytes, in.hostBytes());
   }
 
   /**

@@ -69,7 +69,8 @@ public final class Schedules {
         config.partitioner().create(),
         config.refine(),
         config.criticalPath(),
-        config.prefill());
+        config.prefill(),
+        config.placement());
   }
 
   /**
@@ -167,15 +168,27 @@ public final class Schedules {
     int window = r.window() > 0 ? r.window() : split.trainEnd();
     PartitionerKind partitioner =
         r.partitioner() != null ? PartitionerKind.of(r.partitioner()) : PartitionerKind.CONTIGUOUS;
-    if (d.chains() != 0 || d.microBatches() != 0) {
-      r = null; // the user fixed P and k; only window and partitioner come from the profile
+    ScheduleConfig.DepBloom resolved;
+    if (d.placement() == ScheduleConfig.DepBloom.Placement.LOCAL) {
+      // P = G / M and k as set (1 unset): the profile, which weighs P against k for the spread
+      // placement, gives the window and the partitioner, the window at least two of the chains'
+      // large batches per chain (what the profile asks of its own choice)
+      int chains = d.chains() != 0 ? d.chains() : d.devicesPerGroup();
+      int k = Math.max(1, d.microBatches());
+      int atLeast = (int) Math.min(split.trainEnd(), 2L * chains * k * batchSize);
+      resolved = d.resolvedWith(Math.max(window, atLeast), partitioner, chains, k);
+      r = null;
+    } else {
+      if (d.chains() != 0 || d.microBatches() != 0) {
+        r = null; // the user fixed P and k; only window and partitioner come from the profile
+      }
+      resolved =
+          d.resolvedWith(
+              window,
+              partitioner,
+              r != null ? r.chains() : d.chains(),
+              r != null ? r.microBatches() : d.microBatches());
     }
-    ScheduleConfig.DepBloom resolved =
-        d.resolvedWith(
-            window,
-            partitioner,
-            r != null ? r.chains() : d.chains(),
-            r != null ? r.microBatches() : d.microBatches());
     if (d.window() == 0 && d.memoryParallelism() > 1) {
       int w = ownStartsWindow(resolved, resolved.window(), events, split.trainEnd(), batchSize);
       if (w == 0) {
@@ -186,7 +199,10 @@ public final class Schedules {
     return new Resolution(resolved, r);
   }
 
-  /** Events a round of {@code config} trains in each memory group: {@code P x k x B}. */
+  /**
+   * Events a round of {@code config} trains in each memory group: {@code P x k x B}, either
+   * placement.
+   */
   private static int roundEvents(ScheduleConfig.DepBloom config, int batchSize) {
     return config.chains() * config.microBatches() * batchSize;
   }

@@ -143,7 +143,7 @@ public final class RecordedWorkBenchmark {
         out[0] = ops.work();
       }
       try (OpRecording ops = OpRecorder.startOnThisThread()) {
-        r.write().ifPresent(w -> session.memory().apply(r.task().view(), w.write(), round));
+        r.writes().forEach(w -> session.memory().apply(r.task().view(), w.write(), round));
         out[1] = ops.work();
       }
     }

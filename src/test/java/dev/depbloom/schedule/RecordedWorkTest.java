@@ -110,4 +110,41 @@ class RecordedWorkTest {
     }
     assertTrue(costs.get(4) > costs.get(0), "16x the events cost more: " + costs);
   }
+
+  /**
+   * DepBloom's local placement records a large batch of {@code k = 4} micro-batches as one item on
+   * one device: four memory-update passes (four times sequential's updater kernels at batch B) and
+   * one training pass over the 4B events (not four: fewer than twice the kernels of one batch of B,
+   * doing more work), which the GPU model prices as such; the spread placement records four items.
+   */
+  @Test
+  void aLocalRoundRecordsKMemoryUpdatesAndOneTrainingPass() {
+    Map<String, String> local =
+        Map.of(
+            "schedule.name", "depbloom",
+            "schedule.window", "1000000",
+            "schedule.partitioner", "contiguous",
+            "schedule.chains", "1",
+            "schedule.micro_batches", "4");
+    RoundWork.ItemWork seq =
+        rounds(ScheduleRuns.run("tgn", Map.of("schedule.name", "sequential"), 1), 1, null)
+            .get(1)
+            .work()
+            .items()
+            .get(0);
+    RoundWork w = rounds(ScheduleRuns.run("tgn", local, 1), 1, null).get(1).work();
+    assertEquals(1, w.items().size(), "one device");
+    RoundWork.ItemWork large = w.items().get(0);
+    assertEquals(-1, large.microBatch(), "no chain across devices");
+    assertEquals(4 * seq.memoryUpdate().size(), large.memoryUpdate().size(), "k updater passes");
+    // the backward runs once but reaches the k memory updates' graphs: their backward kernels
+    // come k times (202 kernels at B, 320 for the large batch); k passes would be 4 x 202
+    assertTrue(large.train().size() < 2 * seq.train().size(), "one training pass");
+    assertTrue(large.train().totalFlops() > 3 * seq.train().totalFlops(), "over 4B events");
+
+    Map<String, String> spread = new java.util.HashMap<>(local);
+    spread.put("schedule.placement", "spread");
+    RoundWork s = rounds(ScheduleRuns.run("tgn", spread, 1), 1, null).get(1).work();
+    assertEquals(4, s.items().size(), "one micro-batch a device");
+  }
 }

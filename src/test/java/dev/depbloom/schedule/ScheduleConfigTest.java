@@ -110,17 +110,72 @@ class ScheduleConfigTest {
   }
 
   @Test
+  void depbloomLocalRunsOneChainADeviceWithItsMicroBatches() {
+    ScheduleConfig.DepBloom c =
+        depbloom(
+            Map.of(
+                "schedule.name",
+                "depbloom",
+                "schedule.devices",
+                "8",
+                "schedule.micro_batches",
+                "4"));
+    assertEquals(ScheduleConfig.DepBloom.Placement.LOCAL, c.placement(), "the default");
+    assertEquals(8, c.chains());
+    assertEquals(4, c.microBatches());
+    assertEquals(8, c.devices());
+    assertEquals(true, c.needsProfile(), "window and partitioner are still open");
+    ScheduleConfig.DepBloom open =
+        depbloom(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
+    assertEquals(4, open.chains());
+    assertEquals(1, open.microBatches(), "k is 1 unless set");
+    RunConfig m =
+        RunConfig.zoo(
+            "tgn",
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.window", "6000",
+                "schedule.partitioner", "contiguous",
+                "schedule.chains", "2",
+                "schedule.micro_batches", "4"));
+    assertEquals(2, m.schedule().devices());
+    assertEquals(m, RunConfig.parse(m.toYaml(), "written", "tgn", Map.of()));
+    ConfigException e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                schedule(
+                    Map.of(
+                        "schedule.name", "depbloom",
+                        "schedule.devices", "8",
+                        "schedule.chains", "2")));
+    assertEquals(
+        "model tgn: schedule.devices: depbloom with placement local runs memory_parallelism x"
+            + " chains = 1 x 2 = 2 devices (each chain's micro-batches on its one device), not 8;"
+            + " set schedule.placement: spread for one micro-batch a device",
+        e.getMessage());
+  }
+
+  @Test
   void depbloomResolvesChainsAndMicroBatchesFromTheDevicesAndLeavesTheRestToTheProfile() {
     ScheduleConfig.DepBloom c =
         depbloom(
-            Map.of("schedule.name", "depbloom", "schedule.devices", "8", "schedule.chains", "2"));
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.placement", "spread",
+                "schedule.devices", "8",
+                "schedule.chains", "2"));
     assertEquals(2, c.chains());
     assertEquals(4, c.microBatches());
     assertEquals(8, c.devices());
     assertEquals(2, c.memoryViews());
     assertEquals(true, c.needsProfile(), "window and partitioner are still open");
     ScheduleConfig.DepBloom open =
-        depbloom(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
+        depbloom(
+            Map.of(
+                "schedule.name", "depbloom",
+                "schedule.placement", "spread",
+                "schedule.devices", "4"));
     assertEquals(4, open.devices());
     assertEquals(0, open.chains());
     ScheduleConfig all =
@@ -139,6 +194,7 @@ class ScheduleConfigTest {
         depbloom(
             Map.of(
                 "schedule.name", "depbloom",
+                "schedule.placement", "spread",
                 "schedule.devices", "4",
                 "schedule.chains", "2",
                 "schedule.window", "6000",
@@ -153,6 +209,7 @@ class ScheduleConfigTest {
                 schedule(
                     Map.of(
                         "schedule.name", "depbloom",
+                        "schedule.placement", "spread",
                         "schedule.devices", "8",
                         "schedule.chains", "3")));
     assertEquals(
@@ -172,6 +229,7 @@ class ScheduleConfigTest {
         depbloom(
             Map.of(
                 "schedule.name", "depbloom",
+                "schedule.placement", "spread",
                 "schedule.devices", "8",
                 "schedule.memory_parallelism", "2",
                 "schedule.chains", "2"));
@@ -183,7 +241,8 @@ class ScheduleConfigTest {
     assertEquals(4, c.memoryViews(), "2 groups x 2 chains");
     ScheduleConfig resolved = c.resolvedWith(6000, PartitionerKind.TOPOLOGY, 9, 9);
     assertEquals(
-        ScheduleConfig.depbloom(2, 6000, PartitionerKind.TOPOLOGY, 2, 2, true, true, true),
+        ScheduleConfig.depbloom(2, 6000, PartitionerKind.TOPOLOGY, 2, 2, true, true, true)
+            .withPlacement(ScheduleConfig.DepBloom.Placement.SPREAD),
         resolved);
     RunConfig m =
         RunConfig.zoo(

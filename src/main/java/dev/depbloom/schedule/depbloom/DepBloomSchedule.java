@@ -9,6 +9,7 @@ import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleConfig.DepBloom.Placement;
 import dev.depbloom.schedule.WriteExchange;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,6 +72,7 @@ public final class DepBloomSchedule implements Schedule {
   private final boolean refine;
   private final boolean criticalPath;
   private final boolean prefill;
+  private final boolean local; // a chain's large batch on one device
   private final List<RoundPlan> rounds;
   private final List<Integer> windowStarts = new ArrayList<>();
 
@@ -97,9 +99,36 @@ public final class DepBloomSchedule implements Schedule {
         false);
   }
 
+  /** One micro-batch a device (the spread placement), as before the local placement existed. */
+  public DepBloomSchedule(
+      EventStream events,
+      int trainEvents,
+      int batchSize,
+      int window,
+      int chains,
+      int microBatches,
+      Partitioner partitioner,
+      boolean refine,
+      boolean criticalPath,
+      boolean prefill) {
+    this(
+        events,
+        trainEvents,
+        batchSize,
+        window,
+        chains,
+        microBatches,
+        partitioner,
+        refine,
+        criticalPath,
+        prefill,
+        Placement.SPREAD);
+  }
+
   /**
    * @param prefill replay the window's earlier chains into each chain's view at the window's start
    *     (contiguous partitions only)
+   * @param placement where a chain's large batch trains: on one device, or one micro-batch a device
    * @throws IllegalArgumentException with prefill over a partition whose chains are not consecutive
    *     slices of the window
    */
@@ -113,7 +142,8 @@ public final class DepBloomSchedule implements Schedule {
       Partitioner partitioner,
       boolean refine,
       boolean criticalPath,
-      boolean prefill) {
+      boolean prefill,
+      Placement placement) {
     if (window < 1 || chains < 1 || microBatches < 1 || batchSize < 1) {
       throw new IllegalArgumentException(
           "depbloom needs W, P, k, B >= 1: " + window + ", " + chains + ", " + microBatches);
@@ -126,6 +156,7 @@ public final class DepBloomSchedule implements Schedule {
     this.refine = refine;
     this.criticalPath = criticalPath;
     this.prefill = prefill && chains > 1;
+    this.local = placement == Placement.LOCAL;
     this.rounds = List.copyOf(plan(events, trainEvents, partitioner));
   }
 
@@ -160,13 +191,22 @@ public final class DepBloomSchedule implements Schedule {
   }
 
   /**
-   * Round {@code r} of a window: every chain's {@code r}-th large batch, one micro-batch a device.
+   * Round {@code r} of a window: every chain's {@code r}-th large batch, on the chain's device
+   * (local) or one micro-batch a device (spread).
    */
   private List<ItemPlan> items(int[][] chainEvents, int r) {
     int large = microBatches * batchSize;
     List<ItemPlan> items = new ArrayList<>();
     for (int p = 0; p < chains; p++) {
       int[] c = chainEvents[p];
+      if (local) {
+        int lo = r * large;
+        if (lo < c.length) {
+          int[] events = Arrays.copyOfRange(c, lo, Math.min(c.length, lo + large));
+          items.add(new ItemPlan(p, p, events, batchSize));
+        }
+        continue;
+      }
       for (int j = 0; j < microBatches; j++) {
         int lo = r * large + j * batchSize;
         int hi = Math.min(c.length, lo + batchSize);
@@ -180,7 +220,7 @@ public final class DepBloomSchedule implements Schedule {
 
   @Override
   public int devices() {
-    return chains * microBatches;
+    return local ? chains : chains * microBatches;
   }
 
   @Override
@@ -223,10 +263,13 @@ public final class DepBloomSchedule implements Schedule {
     return prefill;
   }
 
-  /** Device {@code p * k + j} belongs to chain {@code p}, which runs on rank {@code p mod W}. */
+  /**
+   * Device {@code p} (local), or {@code p * k + j} (spread), belongs to chain {@code p}, which runs
+   * on rank {@code p mod W}.
+   */
   @Override
   public int rankOf(int device, int worldSize) {
-    return (device / microBatches) % worldSize;
+    return (local ? device : device / microBatches) % worldSize;
   }
 
   /** A chain's view stays on its rank during a window: rows cross at the window's end. */
@@ -261,6 +304,7 @@ public final class DepBloomSchedule implements Schedule {
         + partitioner
         + ", k="
         + microBatches
+        + (microBatches > 1 ? (local ? " local" : " spread") : "")
         + ", B="
         + batchSize
         + (refines() ? ", refine" : "")

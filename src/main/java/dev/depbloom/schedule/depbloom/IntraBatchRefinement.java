@@ -30,9 +30,50 @@ public final class IntraBatchRefinement implements Refinement {
   public Function<ItemPlan, ReadThrough> links(RoundPlan round) {
     Map<Integer, MicroBatchChain> chains = new HashMap<>();
     return item ->
-        new Link(
-            chains.computeIfAbsent(item.view(), v -> chain(round, v)),
-            microBatchIndex(round, item));
+        item.largeBatch()
+            ? LOCAL
+            : new Link(
+                chains.computeIfAbsent(item.view(), v -> chain(round, v)),
+                microBatchIndex(round, item));
+  }
+
+  /**
+   * The link of a large batch trained on one device (the local placement): its step makes the
+   * micro-batches' writes itself, in order, and micro-batch {@code j} reads through those of {@code
+   * 0..j-1}; nothing crosses to another task.
+   */
+  private static final ReadThrough LOCAL =
+      new ReadThrough() {
+        @Override
+        public List<MemoryWrite> awaitEarlier() {
+          return List.of();
+        }
+
+        @Override
+        public Overlay overlay(MemoryStore memory, int view, int round, List<MemoryWrite> earlier) {
+          return earlier.isEmpty() ? null : overlayOf(memory, view, round, earlier);
+        }
+
+        @Override
+        public void publish(MemoryWrite write) {}
+
+        @Override
+        public void fail(Throwable cause) {}
+
+        @Override
+        public int microBatch() {
+          return -1;
+        }
+      };
+
+  /** The view as after {@code earlier}, once their rows are readable (the overlay copies them). */
+  private static ReadThrough.Overlay overlayOf(
+      MemoryStore memory, int view, int round, List<MemoryWrite> earlier) {
+    for (MemoryWrite w : earlier) {
+      memory.awaitReadable(view, w.memoryNodes(), round);
+      memory.awaitReadable(view, w.mailNodes(), round);
+    }
+    return new OverlayMemory(memory.view(view), earlier);
   }
 
   private static MicroBatchChain chain(RoundPlan round, int view) {
@@ -72,14 +113,7 @@ public final class IntraBatchRefinement implements Refinement {
      */
     @Override
     public Overlay overlay(MemoryStore memory, int view, int round, List<MemoryWrite> earlier) {
-      if (microBatch == 0) {
-        return null;
-      }
-      for (MemoryWrite w : earlier) {
-        memory.awaitReadable(view, w.memoryNodes(), round);
-        memory.awaitReadable(view, w.mailNodes(), round);
-      }
-      return new OverlayMemory(memory.view(view), earlier);
+      return microBatch == 0 ? null : overlayOf(memory, view, round, earlier);
     }
 
     @Override

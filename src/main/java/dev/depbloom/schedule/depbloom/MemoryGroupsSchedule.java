@@ -104,7 +104,7 @@ public final class MemoryGroupsSchedule implements Schedule {
       for (int g = 0; g < groups; g++) {
         RoundPlan q = in.get((r + start[g]) % rounds);
         for (ItemPlan i : q.items()) {
-          items.add(new ItemPlan(g * d + i.device(), g * v + i.view(), i.events()));
+          items.add(new ItemPlan(g * d + i.device(), g * v + i.view(), i.events(), i.microBatch()));
         }
         for (int view : q.resetViews()) {
           resets.add(g * v + view);

@@ -29,6 +29,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** DepBloom's three techniques against the semantics they approximate or keep. */
@@ -66,18 +67,21 @@ class DepBloomScheduleTest {
   /**
    * With parameters held fixed (a learning rate far below float resolution), refined micro-batches
    * read exactly what batch size B reads, so memory ends as sequential's, over two epochs (the
-   * memory reset between them included); without refinement it does not.
+   * memory reset between them included), whether the large batch trains on one device (local) or
+   * one micro-batch a device (spread); without refinement it does not.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"tgn", "jodie", "apan"})
-  void refinementMakesMicroBatchReadsThoseOfSequentialAtBatchB(String model) {
+  @CsvSource({"tgn,local", "jodie,local", "apan,local", "tgn,spread", "jodie,spread"})
+  void refinementMakesMicroBatchReadsThoseOfSequentialAtBatchB(String model, String placement) {
     Map<String, String> fixed = new HashMap<>();
+    fixed.put("schedule.placement", placement);
     fixed.put("train.lr", "1e-30");
     fixed.put("schedule.scale_lr", "false");
     fixed.put("train.dropout", "0");
     fixed.put("train.att_dropout", "0");
     Map<String, String> seq = new HashMap<>(fixed);
     seq.put("schedule.name", "sequential");
+    seq.remove("schedule.placement");
     ScheduleRuns.State sequential = ScheduleRuns.train(ScheduleRuns.run(model, seq, 2), 2);
     Map<String, String> refined = new HashMap<>(fixed);
     refined.putAll(depbloom(1_000_000, 1, 4, true, false));
@@ -90,6 +94,35 @@ class DepBloomScheduleTest {
     stale.putAll(depbloom(1_000_000, 1, 4, false, false));
     ScheduleRuns.State s = ScheduleRuns.train(ScheduleRuns.run(model, stale, 2), 1);
     assertFalse(Arrays.equals(sequential.memory(), s.memory()), "without refinement reads differ");
+  }
+
+  /**
+   * The local placement's one training pass over a large batch ({@code dev.depbloom.model.
+   * LargeBatch}) computes what the spread placement's {@code k} passes over its micro-batches
+   * compute, summed: with dropout off, the same losses and, up to float rounding, the same
+   * parameters after an epoch, for every model (one and two attention layers, snapshots, identity
+   * embeddings; micro-batches of 61 events, the last round's large batch shorter).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"tgn", "jodie", "apan", "tgat", "dysat"})
+  void oneTrainingPassOverALargeBatchIsTheSumOfItsMicroBatchPasses(String model) {
+    Map<String, ScheduleRuns.State> states = new HashMap<>();
+    for (String placement : new String[] {"local", "spread"}) {
+      Map<String, String> o = new HashMap<>(depbloom(1_000_000, 1, 4, true, false));
+      o.put("schedule.placement", placement);
+      o.put("schedule.scale_lr", "false");
+      o.put("train.dropout", "0");
+      o.put("train.att_dropout", "0");
+      states.put(placement, ScheduleRuns.train(ScheduleRuns.run(model, o, 1), 1));
+    }
+    ScheduleRuns.State local = states.get("local");
+    ScheduleRuns.State spread = states.get("spread");
+    assertEquals(spread.losses().size(), local.losses().size());
+    for (int r = 0; r < local.losses().size(); r++) {
+      assertEquals(spread.losses().get(r), local.losses().get(r), 1e-5, "round " + r);
+    }
+    assertArrayEquals(spread.parameters(), local.parameters(), 1e-4f);
+    assertArrayEquals(spread.memory(), local.memory(), 1e-4f);
   }
 
   /**
