@@ -19,9 +19,9 @@ import java.util.Map;
 
 /**
  * The work of one training epoch as this project records it (docs/projection.md, "Two inputs, kept
- * apart"): a model trained {@code sequential}ly on one worker, every round's kernels and traffic.
- * What a calibration prices on a device model to compare with a published time of the same model,
- * batch and data.
+ * apart"): a model trained on one worker ({@code sequential}ly unless a schedule is given), every
+ * round's kernels and traffic. What a calibration prices on a device model to compare with a
+ * published time of the same model, batch and data.
  */
 public final class WorkRecording {
   private WorkRecording() {}
@@ -33,12 +33,31 @@ public final class WorkRecording {
    */
   public static List<RoundWork> firstEpoch(
       EventStream events, String model, int batchSize, int edgeFeatureDim, int maxRounds) {
+    return firstEpoch(
+        events,
+        model,
+        Map.of("train.batch_size", String.valueOf(batchSize)),
+        edgeFeatureDim,
+        maxRounds);
+  }
+
+  /**
+   * As {@link #firstEpoch(EventStream, String, int, int, int)}, the model's config with {@code
+   * overrides} (section.key: value, the batch size and a resolved schedule included), on one worker
+   * whatever the schedule's devices.
+   */
+  public static List<RoundWork> firstEpoch(
+      EventStream events,
+      String model,
+      Map<String, String> overrides,
+      int edgeFeatureDim,
+      int maxRounds) {
     EventStream data =
         edgeFeatureDim > 0 && events.edgeFeatures().dim() == 0
             ? events.withEdgeFeatures(new ZeroFeatureMatrix(events.eventCount(), edgeFeatureDim))
             : events;
     Split split = Split.of(data);
-    RunConfig config = RunConfig.zoo(model, Map.of("train.batch_size", String.valueOf(batchSize)));
+    RunConfig config = RunConfig.zoo(model, overrides);
     TrainingRun run =
         new TrainingRun(data, "recorded", split, config, 0, new ThreadBudget(1, 1), 1);
     Schedule schedule =
