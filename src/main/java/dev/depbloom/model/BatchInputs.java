@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntToDoubleFunction;
 import org.bytedeco.pytorch.Tensor;
+import org.bytedeco.pytorch.TensorVector;
+import org.bytedeco.pytorch.global.torch;
 
 /**
  * The tensors of one batch (the fetch stage): memory and mail of the distinct nodes read, time
@@ -125,6 +127,33 @@ public final class BatchInputs {
       out[u] = memory.lastUpdate(reads.readNode()[u]);
     }
     return out;
+  }
+
+  /**
+   * The memory-update inputs of a large batch's micro-batches ({@link #forMemoryUpdate} each,
+   * placed on {@code device}) as one: their rows concatenated in order, read {@code u} of
+   * micro-batch {@code j} read {@code offset_j + u} of the whole, as in {@code large} ({@link
+   * LargeBatch#of}), whose reads say which of the concatenated distinct rows each read updates.
+   */
+  public static BatchInputs concatMemoryUpdates(
+      List<BatchInputs> parts, BatchGraph large, RankDevice device) {
+    int n = parts.size();
+    Tensor[][] t = new Tensor[4][n];
+    for (int j = 0; j < n; j++) {
+      MemoryReads r = parts.get(j).memoryReads;
+      t[0][j] = r.memory();
+      t[1][j] = r.mail();
+      t[2][j] = r.sinceUpdate();
+      t[3][j] = r.sinceMail();
+    }
+    MemoryReads reads =
+        new MemoryReads(
+            torch.cat(new TensorVector(t[0])),
+            torch.cat(new TensorVector(t[1])),
+            device.place(Tensors.indices(large.reads().readDistinct())),
+            torch.cat(new TensorVector(t[2])),
+            torch.cat(new TensorVector(t[3])));
+    return new BatchInputs(null, reads, null, null, null, List.of());
   }
 
   private static BatchInputs fetch(

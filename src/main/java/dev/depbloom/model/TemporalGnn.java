@@ -151,6 +151,26 @@ public final class TemporalGnn extends Module {
   }
 
   /**
+   * As {@link #updateMemory(BatchInputs)}, in one pass whatever the gradient mode ({@link
+   * MemoryUpdater#updateWhole}); null for memory-less models.
+   */
+  public Tensor updateMemoryWhole(BatchInputs in) {
+    return updater == null ? null : updater.updateWhole(in.memoryReads);
+  }
+
+  /**
+   * Whether the memory update computes the same values each time from the same inputs in training
+   * mode: no dropout in the updater (the GRU and RNN updaters never have any; the mail-attention
+   * updater has unless dropout and attention dropout are 0). A large batch on one device then
+   * updates its micro-batches without gradient and recomputes their update once with gradient in
+   * its training pass ({@code step.DeviceStep}).
+   */
+  public boolean memoryUpdateIsDeterministic() {
+    return config.memory().updater() != MemoryConfig.Updater.TRANSFORMER
+        || (config.train().dropout() == 0 && config.train().attentionDropout() == 0);
+  }
+
+  /**
    * As {@link #updateMemory(BatchInputs, StreamParts)}, written into {@code out} ({@code [U,
    * dim]}), without gradient: one part of an update shared by several plans.
    */

@@ -50,6 +50,14 @@ public abstract class MemoryUpdater extends Module {
   }
 
   /**
+   * As {@link #update(MemoryReads)}, in one pass whatever the reads' size and the gradient mode:
+   * the few reads of a micro-batch on a device, where pieces would only add kernels.
+   */
+  public final Tensor updateWhole(MemoryReads reads) {
+    return perRead(perNode(reads), reads, null, 0);
+  }
+
+  /**
    * As {@link #update(MemoryReads, StreamParts)} without gradient, the rows written into {@code
    * out} ({@code [U, dim]}, typically rows of a larger tensor that other parts of the same update
    * fill): pieces go straight to their rows, with no copy of the whole.

@@ -136,10 +136,14 @@ class RecordedWorkTest {
     assertEquals(1, w.items().size(), "one device");
     RoundWork.ItemWork large = w.items().get(0);
     assertEquals(-1, large.microBatch(), "no chain across devices");
-    assertEquals(4 * seq.memoryUpdate().size(), large.memoryUpdate().size(), "k updater passes");
-    // the backward runs once but reaches the k memory updates' graphs: their backward kernels
-    // come k times (202 kernels at B, 320 for the large batch); k passes would be 4 x 202
-    assertTrue(large.train().size() < 2 * seq.train().size(), "one training pass");
+    // four passes alike, each at least sequential's (without gradient, TGN's GRU pass launches
+    // 22 kernels against 19 with it)
+    int passes = large.memoryUpdate().size();
+    assertEquals(0, passes % 4, "k updater passes of " + passes + " kernels");
+    assertTrue(passes / 4 >= seq.memoryUpdate().size(), passes + " kernels");
+    // one embedding, loss and backward, the updater recomputed in it once over the 4B reads:
+    // four training passes would be 4 x 202 kernels
+    assertTrue(large.train().size() < seq.train().size() * 3 / 2, "one training pass");
     assertTrue(large.train().totalFlops() > 3 * seq.train().totalFlops(), "over 4B events");
 
     Map<String, String> spread = new java.util.HashMap<>(local);
