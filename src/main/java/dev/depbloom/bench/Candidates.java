@@ -12,15 +12,16 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code sequential} (TGL), which sets the target;
- *   <li>{@code disttgl} at every (i, k) split of G, {@code i = 1, k = G} included;
- *   <li>{@code depbloom}: the dependency profile's choice on all G devices, and the same in M = 2,
- *       4, ... memory groups (the profile choosing inside each group of G / M devices), without
- *       prefill: partitioning (and refinement where the profile picks micro-batches) on top of
- *       DistTGL's own memory groups;
+ *   <li>{@code disttgl} at every (i, j, k) split of G, {@code i = 1, j = G} (DistTGL's default on
+ *       one machine) and {@code i = 1, k = G} included;
+ *   <li>{@code depbloom}: G / M chains in M = 1, 2, 4, ... memory groups, each chain's large batch
+ *       of k micro-batches on its device (k = 1 and 4 by default), the profile choosing window and
+ *       partitioner, without prefill;
  *   <li>{@code depbloom prefill}: the same rows with window-start prefill (our addition), so that
  *       {@code depbloom prefill M=m} against {@code depbloom M=m} is prefill's share and {@code
  *       depbloom M=m} against {@code disttgl i=G/m k=m} the share of partitioning in windows;
- *   <li>{@code ablations}: partitioning only, refinement only, no critical path.
+ *   <li>{@code ablations}: partitioning only, refinement only (one chain spread over G devices), no
+ *       critical path.
  * </ul>
  */
 public final class Candidates {
@@ -50,29 +51,27 @@ public final class Candidates {
   }
 
   /**
-   * The rows at G devices on {@code workers} workers; {@code disttglK} limits the disttgl rows to
-   * those memory-group counts k (empty: every divisor of G).
+   * The rows at G devices on {@code workers} workers, batch size {@code batchSize} (named in the
+   * labels); {@code disttglK} limits the disttgl rows to those memory-group counts k (empty: every
+   * divisor of G); {@code depbloomK} are the micro-batch counts of the depbloom rows.
    */
   public static List<RowRun.Candidate> of(
-      int devices, int workers, Set<RowGroup> groups, Set<Integer> disttglK) {
+      int devices,
+      int workers,
+      Set<RowGroup> groups,
+      Set<Integer> disttglK,
+      Set<Integer> depbloomK,
+      int batchSize) {
     List<RowRun.Candidate> c = new ArrayList<>();
     c.add(new RowRun.Candidate("sequential", ScheduleConfig.SEQUENTIAL, workers));
-    for (int k = 1; k <= devices; k++) {
-      if (groups.contains(RowGroup.DISTTGL)
-          && devices % k == 0
-          && (disttglK.isEmpty() || disttglK.contains(k))) {
-        c.add(
-            new RowRun.Candidate(
-                "disttgl i=" + devices / k + " k=" + k,
-                ScheduleConfig.disttgl(devices / k, k, true),
-                workers));
-      }
+    if (groups.contains(RowGroup.DISTTGL)) {
+      addDistTglRows(c, devices, workers, disttglK, batchSize);
     }
     if (groups.contains(RowGroup.DEPBLOOM)) {
-      addProfiledRows(c, "depbloom", devices, workers, false);
+      addProfiledRows(c, "depbloom", devices, workers, false, depbloomK, batchSize);
     }
     if (groups.contains(RowGroup.PREFILL)) {
-      addProfiledRows(c, "depbloom prefill", devices, workers, true);
+      addProfiledRows(c, "depbloom prefill", devices, workers, true, depbloomK, batchSize);
     }
     if (groups.contains(RowGroup.ABLATIONS)) {
       c.add(
@@ -82,15 +81,45 @@ public final class Candidates {
               workers));
       c.add(
           new RowRun.Candidate(
-              "depbloom refinement only",
+              "depbloom refinement only (spread)",
               ScheduleConfig.depbloom(
-                  1, 0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true),
+                      1, 0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true)
+                  .withPlacement(ScheduleConfig.DepBloom.Placement.SPREAD),
               workers));
       c.add(
           new RowRun.Candidate(
-              "depbloom no critical path", profiled(devices, 1, true, false), workers));
+              "depbloom no critical path", profiled(devices, 1, 1, true, false), workers));
     }
     return c;
+  }
+
+  /** The labels' batch-size part: {@code B=600}. */
+  private static String batch(int batchSize) {
+    return "B=" + batchSize;
+  }
+
+  /**
+   * DistTGL at every {@code (i, j, k)} with {@code i * j * k = G} (k in {@code disttglK} when it is
+   * not empty), ordered by k, then j.
+   */
+  private static void addDistTglRows(
+      List<RowRun.Candidate> c, int devices, int workers, Set<Integer> disttglK, int batchSize) {
+    for (int k = 1; k <= devices; k++) {
+      if (devices % k != 0 || (!disttglK.isEmpty() && !disttglK.contains(k))) {
+        continue;
+      }
+      for (int j = 1; j <= devices / k; j++) {
+        if ((devices / k) % j != 0) {
+          continue;
+        }
+        int i = devices / k / j;
+        c.add(
+            new RowRun.Candidate(
+                "disttgl i=" + i + " j=" + j + " k=" + k + " " + batch(batchSize),
+                ScheduleConfig.disttgl(i, j, k, true),
+                workers));
+      }
+    }
   }
 
   /** The projection-check rows at G = {@code devices}, one worker per device. */
@@ -98,32 +127,52 @@ public final class Candidates {
     return List.of(
         new RowRun.Candidate(
             "check disttgl i=" + devices, ScheduleConfig.disttgl(devices, 1, true), devices),
-        new RowRun.Candidate("check depbloom", profiled(devices, 1, true, true), devices));
+        new RowRun.Candidate("check depbloom", profiled(devices, 1, 1, true, true), devices));
   }
 
   /**
-   * The rows {@code label} (the profile's choice on all G devices) and {@code label M=m} for M = 2,
-   * 4, ... dividing G, up to G / 2 (memory groups, one per machine, as DistTGL's k: every event
-   * trained M times per epoch), with window-start prefill or without.
+   * The rows {@code label P=G/M k=K B=.. M=m} for M = 1, 2, 4, ... dividing G, up to G / 2 (memory
+   * groups, one per machine, as DistTGL's k: every event trained M times per epoch), and K in
+   * {@code depbloomK}: each chain's large batch of K micro-batches on its device (the local
+   * placement), the profile choosing window and partitioner inside each group; with window-start
+   * prefill or without.
    */
   private static void addProfiledRows(
-      List<RowRun.Candidate> c, String label, int devices, int workers, boolean prefill) {
-    c.add(
-        new RowRun.Candidate(
-            label, profiled(devices, 1, true, true).withPrefill(prefill), workers));
-    for (int m = 2; m <= devices / 2; m *= 2) {
-      if (devices % m == 0) {
+      List<RowRun.Candidate> c,
+      String label,
+      int devices,
+      int workers,
+      boolean prefill,
+      Set<Integer> depbloomK,
+      int batchSize) {
+    for (int m = 1; m == 1 || m <= devices / 2; m *= 2) {
+      if (devices % m != 0) {
+        continue;
+      }
+      for (int k : new java.util.TreeSet<>(depbloomK)) {
         c.add(
             new RowRun.Candidate(
-                label + " M=" + m, profiled(devices, m, true, true).withPrefill(prefill), workers));
+                label + " P=" + devices / m + " k=" + k + " " + batch(batchSize) + " M=" + m,
+                profiled(devices, m, k, true, true).withPrefill(prefill),
+                workers));
       }
     }
   }
 
-  /** A depbloom config in {@code groups} memory groups, the profile choosing inside each. */
+  /**
+   * A depbloom config of {@code groups} memory groups of {@code G / M} chains, each with large
+   * batches of {@code k} micro-batches on its device, the profile choosing window and partitioner.
+   */
   private static ScheduleConfig.DepBloom profiled(
-      int devices, int groups, boolean refine, boolean criticalPath) {
-    return ScheduleConfig.DepBloom.unresolved(
-        devices, groups, new ScheduleConfig.DepBloom.Techniques(refine, criticalPath, false), true);
+      int devices, int groups, int k, boolean refine, boolean criticalPath) {
+    return new ScheduleConfig.DepBloom(
+        devices,
+        groups,
+        0,
+        null,
+        devices / groups,
+        k,
+        new ScheduleConfig.DepBloom.Techniques(refine, criticalPath, false),
+        true);
   }
 }

@@ -59,6 +59,7 @@ public final class ScheduleComparison {
    * @param out folder of the rows' run folders
    * @param groups the row groups besides sequential
    * @param disttglK the disttgl rows' memory-group counts (empty: every divisor of G)
+   * @param depbloomK the depbloom rows' micro-batch counts
    * @param only the labels of the rows to run (empty: every row of the groups); sequential runs
    *     anyway
    */
@@ -77,6 +78,7 @@ public final class ScheduleComparison {
       Path out,
       Set<Candidates.RowGroup> groups,
       Set<Integer> disttglK,
+      Set<Integer> depbloomK,
       List<String> only) {}
 
   /** A learning-rate multiplier of the grid and the best validation AP it reached. */
@@ -105,7 +107,9 @@ public final class ScheduleComparison {
     List<RowRun.Result> runs = new ArrayList<>();
     List<List<GridPoint>> grids = new ArrayList<>();
     int workers = base.threads().workers();
-    for (RowRun.Candidate c : Candidates.of(s.devices(), workers, s.groups(), s.disttglK())) {
+    int batchSize = base.config().model().train().batchSize();
+    for (RowRun.Candidate c :
+        Candidates.of(s.devices(), workers, s.groups(), s.disttglK(), s.depbloomK(), batchSize)) {
       if (!s.only().isEmpty() && !c.label().equals("sequential") && !s.only().contains(c.label())) {
         continue;
       }

@@ -160,7 +160,8 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       paramLabel = "LABELS",
       split = ",",
       description =
-          "Only the rows with these labels, e.g. 'sequential,disttgl i=2 k=4,depbloom M=4'"
+          "Only the rows with these labels, e.g. 'sequential,disttgl i=1 j=8 k=1 B=600,depbloom"
+              + " P=8 k=4 B=600 M=1'"
               + " (sequential always runs: it sets the target).")
   List<String> only = new ArrayList<>();
 
@@ -170,6 +171,15 @@ final class SchedulesBenchCommand implements Callable<Integer> {
       split = ",",
       description = "Only the disttgl rows with these memory-group counts k (default: all).")
   List<Integer> disttglK = new ArrayList<>();
+
+  @Option(
+      names = "--depbloom-k",
+      paramLabel = "K",
+      split = ",",
+      description =
+          "Micro-batches k of the depbloom rows, each chain's large batch of k x B on its device"
+              + " (default: 1,4).")
+  List<Integer> depbloomK = new ArrayList<>(List.of(1, 4));
 
   @Option(
       names = "--check-devices",
@@ -275,8 +285,16 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         throw new InputException("--rows: " + e.getMessage());
       }
     }
+    for (int k : depbloomK) {
+      if (k < 1) {
+        throw new InputException("--depbloom-k " + k + ": expected at least 1 micro-batch");
+      }
+    }
+    int batchSize = RunConfig.zoo(model.name, model.overrides).model().train().batchSize();
     List<String> labels =
-        Candidates.of(devices, 1, groups, new TreeSet<>(disttglK)).stream()
+        Candidates.of(
+                devices, 1, groups, new TreeSet<>(disttglK), new TreeSet<>(depbloomK), batchSize)
+            .stream()
             .map(c -> c.label())
             .toList();
     for (String label : only) {
@@ -310,6 +328,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         dir.resolve("runs"),
         groups,
         new TreeSet<>(disttglK),
+        new TreeSet<>(depbloomK),
         List.copyOf(only));
   }
 

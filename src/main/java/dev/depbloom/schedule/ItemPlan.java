@@ -12,21 +12,37 @@ import java.util.List;
  * may be shorter) trained on the one device: one memory update and write per micro-batch, in order,
  * then one training pass over all (DepBloom's local placement, {@code step.DeviceStep.Task}).
  *
+ * <p>With DistTGL's epoch parallelism {@code j}, {@code j} items train the same events at once,
+ * copies {@code 0..j-1}: each draws its own negatives and neighbours (as another epoch would), all
+ * read the same memory, and only copy 0 writes memory.
+ *
  * @param microBatch events per micro-batch; {@code events.length} for an item of one batch
+ * @param copy the item's epoch-parallel copy (0: the one that writes memory)
  */
-public record ItemPlan(int device, int view, int[] events, int microBatch) {
+public record ItemPlan(int device, int view, int[] events, int microBatch, int copy) {
   public ItemPlan {
     if (events.length == 0) {
       throw new IllegalArgumentException("empty work item of device " + device);
     }
-    if (microBatch < 1) {
-      throw new IllegalArgumentException("micro-batches of " + microBatch + " events");
+    if (microBatch < 1 || copy < 0) {
+      throw new IllegalArgumentException(
+          "micro-batches of " + microBatch + " events, copy " + copy);
     }
   }
 
   /** An item of one batch. */
   public ItemPlan(int device, int view, int[] events) {
     this(device, view, events, events.length);
+  }
+
+  /** An item that writes memory (copy 0). */
+  public ItemPlan(int device, int view, int[] events, int microBatch) {
+    this(device, view, events, microBatch, 0);
+  }
+
+  /** The same events on another device as epoch-parallel copy {@code copy}. */
+  public ItemPlan asCopy(int onDevice, int copy) {
+    return new ItemPlan(onDevice, view, events, microBatch, copy);
   }
 
   /** The consecutive events {@code [start, end)}. */

@@ -11,6 +11,7 @@ import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.ReadThrough;
 import dev.depbloom.step.TrainingSession;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 
@@ -30,6 +31,7 @@ import java.util.function.Function;
 final class RoundPlanner {
   private static final long TRAIN = RandomStreams.key("train");
   private static final long DROPOUT = RandomStreams.key("dropout");
+  private static final long COPY = RandomStreams.key("epoch-parallel copy");
 
   private final TrainingSession session;
   private final Schedule schedule;
@@ -119,6 +121,18 @@ final class RoundPlanner {
     return view == 0 ? new long[] {TRAIN, epoch, start} : new long[] {TRAIN, epoch, start, view};
   }
 
+  /** The streams of an item: its batch's, extended by its epoch-parallel copy after the first. */
+  private static long[] keys(int epoch, ItemPlan item) {
+    long[] k = keys(epoch, item.start(), item.view());
+    if (item.copy() == 0) {
+      return k;
+    }
+    long[] out = Arrays.copyOf(k, k.length + 2);
+    out[k.length] = COPY;
+    out[k.length + 1] = item.copy();
+    return out;
+  }
+
   /**
    * A large batch's task: each micro-batch drawn and sampled with the streams it would have as an
    * item of its own (so its negatives, neighbours and memory write are those of batch size B), then
@@ -159,7 +173,7 @@ final class RoundPlanner {
       ReadThrough link,
       List<DeviceStep.Task> tasks,
       List<StageTimer> taskTimers) {
-    long[] keys = keys(epoch, item.start(), item.view());
+    long[] keys = keys(epoch, item);
     long stream = RandomStreams.derive(session.spec().seed(), keys);
     Batch batch = session.batch(round.index(), item.events(), 1, keys);
     int shards =
@@ -181,7 +195,9 @@ final class RoundPlanner {
               (double) part.size() / round.events(),
               RandomStreams.derive(stream, DROPOUT, s),
               s,
-              link));
+              link,
+              List.of(),
+              item.copy() == 0));
       taskTimers.add(timer(item, round));
     }
   }

@@ -41,7 +41,10 @@ public sealed interface ScheduleConfig
     return 1;
   }
 
-  /** Logical devices G: {@code i * k} (DepBloom: {@code M * P}, or {@code M * P * k} spread). */
+  /**
+   * Logical devices G: {@code i * k} ({@code i * j * k} for DistTGL; DepBloom: {@code M * P}, or
+   * {@code M * P * k} spread).
+   */
   default int devices() {
     return minibatchParallelism() * memoryParallelism();
   }
@@ -77,7 +80,20 @@ public sealed interface ScheduleConfig
 
   /** A DistTGL schedule of {@code i} batches per round in each of {@code k} memory groups. */
   static DistTgl disttgl(int i, int k, boolean scaleLearningRate) {
-    return new DistTgl(i, k, scaleLearningRate);
+    return new DistTgl(i, 1, k, scaleLearningRate);
+  }
+
+  /**
+   * A DistTGL schedule of {@code i} batches per round, each trained by {@code j} epoch-parallel
+   * copies, in each of {@code k} memory groups.
+   */
+  static DistTgl disttgl(int i, int j, int k, boolean scaleLearningRate) {
+    return new DistTgl(i, j, k, scaleLearningRate);
+  }
+
+  /** DistTGL's j: copies training each batch at once (1 for the other schedules). */
+  default int epochParallelism() {
+    return 1;
   }
 
   /**
@@ -119,16 +135,27 @@ public sealed interface ScheduleConfig
   }
 
   /**
-   * DistTGL's mini-batch parallelism {@code i} inside each of {@code k} memory groups.
+   * DistTGL's mini-batch parallelism {@code i} and epoch parallelism {@code j} inside each of
+   * {@code k} memory groups: {@code G = i * j * k}.
    *
    * @param minibatchParallelism DistTGL's i
+   * @param epochParallelism DistTGL's j
    * @param memoryParallelism DistTGL's k
    */
-  record DistTgl(int minibatchParallelism, int memoryParallelism, boolean scaleLearningRate)
+  record DistTgl(
+      int minibatchParallelism,
+      int epochParallelism,
+      int memoryParallelism,
+      boolean scaleLearningRate)
       implements ScheduleConfig {
     @Override
     public DistTgl withScaleLearningRate(boolean on) {
-      return new DistTgl(minibatchParallelism, memoryParallelism, on);
+      return new DistTgl(minibatchParallelism, epochParallelism, memoryParallelism, on);
+    }
+
+    @Override
+    public int devices() {
+      return minibatchParallelism * epochParallelism * memoryParallelism;
     }
 
     @Override

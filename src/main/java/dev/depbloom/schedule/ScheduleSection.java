@@ -28,6 +28,7 @@ public final class ScheduleSection {
     int devices = r.positiveInt("devices", 1);
     int k = r.positiveInt("memory_parallelism", 1);
     int i = r.positiveInt("minibatch_parallelism", 1);
+    int j = r.positiveInt("epoch_parallelism", 1);
     boolean scale = r.bool("scale_lr", true);
     int window = r.nonNegativeInt("window", 0);
     PartitionerKind partitioner = r.has("partitioner") ? partitioner(r) : null;
@@ -50,15 +51,19 @@ public final class ScheduleSection {
     r.finish();
     return switch (kind) {
       case SEQUENTIAL -> {
-        if (devices != 1 || i != 1 || k != 1) {
+        if (devices != 1 || i != 1 || j != 1 || k != 1) {
           throw r.error(
-              devices != 1 ? "devices" : i != 1 ? "minibatch_parallelism" : "memory_parallelism",
+              devices != 1
+                  ? "devices"
+                  : i != 1
+                      ? "minibatch_parallelism"
+                      : j != 1 ? "epoch_parallelism" : "memory_parallelism",
               "the sequential schedule runs on one logical device; use --schedule disttgl or"
                   + " depbloom for more");
         }
         yield new ScheduleConfig.Sequential(scale);
       }
-      case DISTTGL -> disttgl(r, devices, hasDevices, hasI, i, k, scale);
+      case DISTTGL -> disttgl(r, devices, hasDevices, hasI, i, j, k, scale);
       case DEPBLOOM ->
           depbloom(
                   r,
@@ -81,6 +86,7 @@ public final class ScheduleSection {
     y.append("  - name: ").append(d.label()).append('\n');
     y.append("    devices: ").append(d.devices()).append('\n');
     y.append("    minibatch_parallelism: ").append(d.minibatchParallelism()).append('\n');
+    y.append("    epoch_parallelism: ").append(d.epochParallelism()).append('\n');
     y.append("    memory_parallelism: ").append(d.memoryParallelism()).append('\n');
     y.append("    scale_lr: ").append(d.scaleLearningRate()).append('\n');
     if (d instanceof ScheduleConfig.DepBloom b) {
@@ -123,30 +129,42 @@ public final class ScheduleSection {
   }
 
   private static ScheduleConfig disttgl(
-      SectionReader r, int devices, boolean hasDevices, boolean hasI, int i, int k, boolean scale) {
+      SectionReader r,
+      int devices,
+      boolean hasDevices,
+      boolean hasI,
+      int i,
+      int j,
+      int k,
+      boolean scale) {
     if (!hasI) {
-      if (devices % k != 0) {
+      if (devices % (j * k) != 0) {
         throw r.error(
             "devices",
             devices
                 + " logical devices cannot be split into memory_parallelism "
                 + k
-                + " groups of equal size");
+                + " groups"
+                + (j > 1 ? " of epoch_parallelism " + j + " copies" : "")
+                + " of equal size");
       }
-      i = devices / k;
-    } else if (hasDevices && i * k != devices) {
+      i = devices / (j * k);
+    } else if (hasDevices && i * j * k != devices) {
       throw r.error(
           "devices",
-          "disttgl runs minibatch_parallelism x memory_parallelism = "
+          "disttgl runs minibatch_parallelism x "
+              + (j > 1 ? "epoch_parallelism x " : "")
+              + "memory_parallelism = "
               + i
               + " x "
+              + (j > 1 ? j + " x " : "")
               + k
               + " = "
-              + i * k
+              + i * j * k
               + " devices, not "
               + devices);
     }
-    return ScheduleConfig.disttgl(i, k, scale);
+    return ScheduleConfig.disttgl(i, j, k, scale);
   }
 
   /**

@@ -68,6 +68,8 @@ public final class DeviceStep {
    *     LargeBatch}; {@code graph} is then their concatenation): one memory update and write each,
    *     in order, each reading through the earlier ones' writes when {@code readThrough} refines,
    *     then one training pass over all; empty for a task of one batch
+   * @param writesMemory false for an epoch-parallel copy other than the first (DistTGL's {@code
+   *     j}): it trains on events another task writes
    */
   public record Task(
       int device,
@@ -78,9 +80,24 @@ public final class DeviceStep {
       long dropoutSeed,
       int shard,
       ReadThrough readThrough,
-      List<BatchGraph> microBatches) {
+      List<BatchGraph> microBatches,
+      boolean writesMemory) {
     public Task {
       microBatches = List.copyOf(microBatches);
+    }
+
+    /** A task that writes memory. */
+    public Task(
+        int device,
+        int view,
+        int round,
+        BatchGraph graph,
+        double weight,
+        long dropoutSeed,
+        int shard,
+        ReadThrough readThrough,
+        List<BatchGraph> microBatches) {
+      this(device, view, round, graph, weight, dropoutSeed, shard, readThrough, microBatches, true);
     }
 
     /** A task of one batch. */
@@ -185,7 +202,9 @@ public final class DeviceStep {
       Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
       MemoryReader read = overlay != null || memory.isNone() ? overlay : memory.view(task.view());
       MemoryWrite write =
-          timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated, read));
+          task.writesMemory()
+              ? timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated, read))
+              : null;
       link.publish(write);
       double[] loss = new double[1];
       Tensor[] gradients = timer.time(Stage.TRAIN, () -> trainPass(task, in, updated, loss));

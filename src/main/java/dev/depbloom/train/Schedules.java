@@ -27,7 +27,11 @@ public final class Schedules {
     // Java 17 has no pattern switch (a preview there): the sealed config's three records in turn
     if (config instanceof ScheduleConfig.DistTgl d) {
       return new DistTglSchedule(
-          trainEvents, batchSize, d.minibatchParallelism(), d.memoryParallelism());
+          trainEvents,
+          batchSize,
+          d.minibatchParallelism(),
+          d.epochParallelism(),
+          d.memoryParallelism());
     }
     if (config instanceof ScheduleConfig.DepBloom d) {
       return depbloom(d, events, trainEvents, batchSize);

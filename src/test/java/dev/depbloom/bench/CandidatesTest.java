@@ -15,37 +15,46 @@ class CandidatesTest {
   @Test
   void rowGroupsSelectTheRowsAndSequentialAlwaysRuns() {
     Function<Set<Candidates.RowGroup>, List<String>> labels =
-        g -> Candidates.of(4, 2, g, Set.of()).stream().map(RowRun.Candidate::label).toList();
+        g ->
+            Candidates.of(4, 2, g, Set.of(), Set.of(1, 4), 600).stream()
+                .map(RowRun.Candidate::label)
+                .toList();
     assertEquals(
         List.of(
             "sequential",
-            "disttgl i=4 k=1",
-            "disttgl i=2 k=2",
-            "disttgl i=1 k=4",
-            "depbloom",
-            "depbloom M=2",
-            "depbloom prefill",
-            "depbloom prefill M=2",
+            "disttgl i=4 j=1 k=1 B=600",
+            "disttgl i=2 j=2 k=1 B=600",
+            "disttgl i=1 j=4 k=1 B=600",
+            "disttgl i=2 j=1 k=2 B=600",
+            "disttgl i=1 j=2 k=2 B=600",
+            "disttgl i=1 j=1 k=4 B=600",
+            "depbloom P=4 k=1 B=600 M=1",
+            "depbloom P=4 k=4 B=600 M=1",
+            "depbloom P=2 k=1 B=600 M=2",
+            "depbloom P=2 k=4 B=600 M=2",
+            "depbloom prefill P=4 k=1 B=600 M=1",
+            "depbloom prefill P=4 k=4 B=600 M=1",
+            "depbloom prefill P=2 k=1 B=600 M=2",
+            "depbloom prefill P=2 k=4 B=600 M=2",
             "depbloom partitioning only",
-            "depbloom refinement only",
+            "depbloom refinement only (spread)",
             "depbloom no critical path"),
         labels.apply(EnumSet.allOf(Candidates.RowGroup.class)));
-    assertEquals(
-        List.of("sequential", "depbloom", "depbloom M=2"),
-        labels.apply(EnumSet.of(Candidates.RowGroup.DEPBLOOM)));
-    assertEquals(
-        List.of("sequential", "disttgl i=4 k=1", "disttgl i=2 k=2", "disttgl i=1 k=4"),
-        labels.apply(EnumSet.of(Candidates.RowGroup.DISTTGL)));
-    assertEquals(
-        List.of("sequential", "depbloom prefill", "depbloom prefill M=2"),
-        labels.apply(EnumSet.of(Candidates.RowGroup.PREFILL)));
     for (RowRun.Candidate c :
-        Candidates.of(4, 2, EnumSet.of(Candidates.RowGroup.PREFILL), Set.of())) {
-      assertEquals(!c.label().equals("sequential"), c.schedule().prefill(), c.label());
+        Candidates.of(
+            4, 2, EnumSet.allOf(Candidates.RowGroup.class), Set.of(), Set.of(1, 4), 600)) {
+      assertEquals(4, c.label().equals("sequential") ? 4 : c.schedule().devices(), c.label());
+      assertEquals(c.label().contains("prefill"), c.schedule().prefill(), c.label());
     }
     assertEquals(
-        List.of("sequential", "disttgl i=4 k=1", "disttgl i=1 k=4"),
-        Candidates.of(4, 2, EnumSet.of(Candidates.RowGroup.DISTTGL), Set.of(1, 4)).stream()
+        List.of(
+            "sequential",
+            "disttgl i=4 j=1 k=1 B=600",
+            "disttgl i=2 j=2 k=1 B=600",
+            "disttgl i=1 j=4 k=1 B=600",
+            "disttgl i=1 j=1 k=4 B=600"),
+        Candidates.of(4, 2, EnumSet.of(Candidates.RowGroup.DISTTGL), Set.of(1, 4), Set.of(1), 600)
+            .stream()
             .map(RowRun.Candidate::label)
             .toList());
   }

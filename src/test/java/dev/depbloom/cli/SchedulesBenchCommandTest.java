@@ -71,12 +71,16 @@ class SchedulesBenchCommandTest {
             "measured,a100-pcie",
             "--rows",
             "disttgl,depbloom,prefill,ablations",
+            "--depbloom-k",
+            "2",
             "--check-devices",
             "2");
     JsonNode rows = summary.get("rows");
-    // sequential, disttgl (2,1) and (1,2), depbloom, depbloom prefill and three ablations
-    assertEquals(8, rows.size());
-    assertEquals("depbloom prefill", rows.get(4).get("label").asText());
+    // sequential, disttgl (i, j, k) = (2,1,1), (1,2,1) and (1,1,2), depbloom and depbloom prefill
+    // (P = 2, k = 2, one memory group) and three ablations
+    assertEquals(9, rows.size());
+    assertEquals("disttgl i=1 j=2 k=1 B=100", rows.get(2).get("label").asText());
+    assertEquals("depbloom prefill P=2 k=2 B=100 M=1", rows.get(5).get("label").asText());
     for (JsonNode row : rows) {
       for (String clock : List.of("here", "measured", "a100-pcie")) {
         JsonNode t = row.get("targets").get(clock);
@@ -87,10 +91,12 @@ class SchedulesBenchCommandTest {
     }
     assertEquals("sequential", rows.get(0).get("schedule").asText());
     // 1,050 training events, checks every 525 trained: sequential once inside its epoch, then its
-    // end; disttgl k = 2 trains 2,100 an epoch: three checks inside, then its end
+    // end; disttgl k = 2 trains 2,100 an epoch: three checks inside, then its end; so does j = 2,
+    // whose two copies train every event
     assertEquals(2, rows.get(0).get("run").get("validations").size());
-    JsonNode groups = rows.get(2).get("run").get("validations");
-    assertEquals("disttgl i=1 k=2", rows.get(2).get("label").asText());
+    assertEquals(4, rows.get(2).get("run").get("validations").size());
+    JsonNode groups = rows.get(3).get("run").get("validations");
+    assertEquals("disttgl i=1 j=1 k=2 B=100", rows.get(3).get("label").asText());
     assertEquals(4, groups.size(), groups.toString());
     for (int v = 1; v < groups.size(); v++) {
       assertTrue(
@@ -122,8 +128,8 @@ class SchedulesBenchCommandTest {
             dir.resolve("converged"),
             "--rows",
             "disttgl",
-            "--disttgl-k",
-            "1",
+            "--only",
+            "disttgl i=2 j=1 k=1 B=100",
             "--patience",
             "1",
             "--max-trained",

@@ -34,6 +34,16 @@ class ScheduleConfigTest {
                 "schedule.devices", "8",
                 "schedule.memory_parallelism", "2"));
     assertEquals(ScheduleConfig.disttgl(4, 2, true), c);
+    ScheduleConfig j =
+        schedule(
+            Map.of(
+                "schedule.name", "disttgl",
+                "schedule.devices", "8",
+                "schedule.epoch_parallelism", "2",
+                "schedule.memory_parallelism", "2"));
+    assertEquals(ScheduleConfig.disttgl(2, 2, 2, true), j, "i = G / (j k)");
+    assertEquals(8, j.devices());
+    assertEquals(2, j.epochParallelism());
     assertEquals(8e-4, c.learningRate(1e-4), 1e-12);
     assertEquals(
         ScheduleConfig.disttgl(3, 2, true),

@@ -2,6 +2,7 @@ package dev.depbloom.schedule.disttgl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.depbloom.Kernels;
 import dev.depbloom.TinyStreams;
@@ -13,6 +14,7 @@ import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleRuns;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
@@ -33,7 +35,8 @@ class DistTglScheduleTest {
     StringBuilder b = new StringBuilder();
     for (ItemPlan i : r.items()) {
       b.append(i.device()).append(':').append(i.view()).append(':');
-      b.append(i.start()).append('-').append(i.start() + i.size()).append(' ');
+      b.append(i.start()).append('-').append(i.start() + i.size());
+      b.append(i.copy() > 0 ? "~" + i.copy() + " " : " ");
     }
     return b.append("| ").append(r.resetViews()).toString();
   }
@@ -63,6 +66,72 @@ class DistTglScheduleTest {
         describe(s.plan(1)));
     // every epoch walks the same rotation; every group trains on every event once per epoch
     assertEquals(describe(s.plan(1)), describe(s.plan(2)));
+  }
+
+  /**
+   * Epoch parallelism j = 2 at G = 2 (i = 1, k = 1) over 5 batches of 2 events: every round's batch
+   * is trained by two copies (device 0 copy 0, device 1 copy 1, "~1"), so each event is trained
+   * twice per wrap, as DistTGL's two trainers of a group train each batch, while the rounds and the
+   * memory walk the events once.
+   */
+  @Test
+  void epochParallelismTrainsEveryEventJTimesPerWrap() {
+    DistTglSchedule s = new DistTglSchedule(10, 2, 1, 2, 1);
+    assertEquals(2, s.devices());
+    assertEquals(1, s.memoryViews());
+    assertEquals(
+        List.of(
+            "0:0:0-2 1:0:0-2~1 | [0]",
+            "0:0:2-4 1:0:2-4~1 | []",
+            "0:0:4-6 1:0:4-6~1 | []",
+            "0:0:6-8 1:0:6-8~1 | []",
+            "0:0:8-10 1:0:8-10~1 | []"),
+        describe(s.plan(1)));
+    int[] trained = new int[10];
+    int[] writers = new int[10];
+    for (RoundPlan r : s.plan(1)) {
+      for (ItemPlan i : r.items()) {
+        for (int e : i.events()) {
+          trained[e]++;
+          writers[e] += i.copy() == 0 ? 1 : 0;
+        }
+      }
+    }
+    for (int e = 0; e < 10; e++) {
+      assertEquals(2, trained[e], "event " + e + " trained");
+      assertEquals(1, writers[e], "event " + e + " written");
+    }
+    // with i = 2 the copies of a batch sit side by side: batch m of the chunk on devices 2m, 2m+1
+    assertEquals(
+        List.of("0:0:0-2 1:0:0-2~1 2:0:2-4 3:0:2-4~1 | [0]", "0:0:4-6 1:0:4-6~1 | []"),
+        describe(new DistTglSchedule(6, 2, 2, 2, 1).plan(1)));
+  }
+
+  /**
+   * The copies of j = 2 at G = 2 draw their own negatives (the losses differ from sequential's),
+   * while only copy 0 writes memory, reading what batch B reads: with parameters held fixed the
+   * memory ends as sequential's, over two epochs.
+   */
+  @Test
+  void epochParallelCopiesTrainOnOwnNegativesAndOneWritesMemory() {
+    Map<String, String> fixed =
+        Map.of(
+            "train.lr", "1e-30",
+            "schedule.scale_lr", "false",
+            "train.dropout", "0",
+            "train.att_dropout", "0");
+    Map<String, String> seq = new java.util.HashMap<>(fixed);
+    seq.put("schedule.name", "sequential");
+    Map<String, String> j2 = new java.util.HashMap<>(fixed);
+    j2.put("schedule.name", "disttgl");
+    j2.put("schedule.devices", "2");
+    j2.put("schedule.epoch_parallelism", "2");
+    ScheduleRuns.State sequential = ScheduleRuns.train(ScheduleRuns.run("tgn", seq, 1), 2);
+    ScheduleRuns.State copies = ScheduleRuns.train(ScheduleRuns.run("tgn", j2, 2), 2);
+    assertEquals(sequential.losses().size(), copies.losses().size(), "as many rounds");
+    assertArrayEquals(sequential.memory(), copies.memory(), 1e-6f);
+    assertArrayEquals(sequential.memoryTimes(), copies.memoryTimes());
+    assertNotEquals(sequential.losses(), copies.losses(), "copy 1 draws other negatives");
   }
 
   @Test
