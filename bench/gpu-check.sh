@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One-shot GPU check of DepBloom-J's TGN cost model (bench/gpu/README.md): device ceilings, the TGN
 # training step at batch 600 / 2400 / 4800 on the embedded Wikipedia stream, one profiled step,
-# memory placement (device / host pageable / host pinned), the deduplicated step, and the project's
+# issue 45's regimes (a refined 4 x 600 on one GPU against 600 and 2,400; DistTGL's host-placed step
+# with per-edge feature copies), memory placement (device / host pageable / host pinned), the
+# deduplicated step, and the project's
 # Java GPU test where java, mvn and the GPU natives are present.
 #
 # Usage: [OUT=DIR] [PYTHON=python3] [BUDGET_S=420] bash bench/gpu-check.sh [--smoke]
@@ -88,6 +90,7 @@ run_part() {
 run_part env 60
 run_part ceilings 90
 run_part step 120
+run_part regimes 120
 run_part placement 120
 run_part profile 90
 run_part dedup 90

@@ -119,6 +119,30 @@ def part_step(rec, args):
         free(device)
 
 
+def part_regimes(rec, args):
+    """Issue 45's two regimes side by side on one GPU: DepBloom's local refinement (a large batch of
+    4 x 600 on the device: four memory updates without gradient, then one training pass over 2,400)
+    against the small and the large batch; and DistTGL's host-placed step with its edge features
+    gathered per sampled edge on the host and copied in pageable, at 600 and 2,400."""
+    import torch
+    from tgn_train import RefinedTrainer, TgnTrainer
+    ev, sampler, _, _ = load_stream(args)
+    device = torch.device(args.device)
+    warm, measure = counts(args, 5, 40)
+    micro = 150 if args.smoke else 600
+    rec.attempt(f'SB{micro}', lambda: TgnTrainer(ev, sampler, device, micro).run(warm, measure))
+    free(device)
+    rec.attempt(f'LB{4 * micro}', lambda: TgnTrainer(ev, sampler, device, 4 * micro).run(warm, measure))
+    free(device)
+    rec.attempt(f'LB{4 * micro}_refined_4x{micro}',
+                lambda: RefinedTrainer(ev, sampler, device, micro, 4).run(warm, measure))
+    free(device)
+    for b in ([micro] if args.smoke else [600, 2400]):
+        rec.attempt(f'B{b}_host-pageable_edges-per-edge', lambda: TgnTrainer(
+            ev, sampler, device, b, 'host-pageable', edge_features='host-per-edge').run(warm, measure))
+        free(device)
+
+
 def part_profile(rec, args):
     import torch
     from profile_step import profile_step
@@ -184,7 +208,7 @@ def free(device):
 
 
 PARTS = dict(env=part_env, java=part_java, ceilings=part_ceilings, step=part_step, profile=part_profile,
-             placement=part_placement, dedup=part_dedup)
+             placement=part_placement, dedup=part_dedup, regimes=part_regimes)
 
 
 def run_part(args):

@@ -8,7 +8,7 @@ import sys
 import time
 
 SCHEMA = 'depbloom-gpu-check/1'
-PART_ORDER = ['env', 'ceilings', 'step', 'profile', 'placement', 'dedup', 'java']
+PART_ORDER = ['env', 'ceilings', 'step', 'regimes', 'profile', 'placement', 'dedup', 'java']
 
 
 def get(d, *path):
@@ -106,6 +106,15 @@ def build_summary(parts):
             s[f'placement_{key}_batch_ms'] = median(run, 'batch_ms')
             if run['placement'] != 'device':
                 s[f'placement_{key}_link_MB'] = (run['h2d_bytes'] + run['d2h_bytes']) / 1e6
+    regimes = parts.get('regimes', {})
+    for key, run in regimes.items():  # issue 45: a refined 4 x 600 against 600 and 2,400
+        if isinstance(run, dict) and 'gpu_step_ms' in run:
+            ms = median(run, 'gpu_step_ms')
+            s[f'regimes_{key}_gpu_ms'] = ms
+            if ms:
+                s[f'regimes_{key}_events_per_s'] = run['batch'] * 1e3 / ms
+            if run.get('h2d_bytes'):
+                s[f'regimes_{key}_link_MB'] = (run['h2d_bytes'] + run.get('d2h_bytes', 0)) / 1e6
     d = parts.get('dedup', {})
     for key, run in d.items():
         if key.startswith('B') and isinstance(run, dict) and 'gpu_step_ms' in run:
@@ -192,7 +201,7 @@ def fmt(v):
 HEADLINE = ('gpu', 'driver', 'torch', 'd2d_copy', 'matmul_4096', 'matmul_1800', 'launch_eager', 'launch_graph',
             'h2d_pinned_GBps_largest', 'h2d_pageable_GBps_largest', 'd2h_pinned_GBps_largest',
             'd2h_pageable_GBps_largest', 'h2d_pinned_latency', 'h2d_pageable_latency', 'step_', 'profile_',
-            'placement_', 'dedup_B600_plain_gpu', 'dedup_B600_dedup_gpu', 'dedup_B2400_dedup_gpu',
+            'regimes_', 'placement_', 'dedup_B600_plain_gpu', 'dedup_B600_dedup_gpu', 'dedup_B2400_dedup_gpu',
             'dedup_B4800_dedup_gpu', 'dedup_equal', 'check_', 'java_gpu')
 
 

@@ -143,12 +143,17 @@ class TgnTrainer:
     and wrapping around to its start (memory reset, as at a new epoch) when it runs out."""
 
     def __init__(self, ev, sampler, device, batch, placement='device', dedup=False, seed=0,
-                 adam='single', start_share=1 / 3):
+                 adam='single', start_share=1 / 3, edge_features='device'):
         self.ev, self.sampler, self.device, self.b, self.dedup = ev, sampler, device, batch, dedup
         torch.manual_seed(seed)
         self.model = TgnModel(DIM, EDGE_DIM, HEADS, FANOUT).to(device)
         self.opt, self.adam = make_adam(self.model.parameters(), adam)
         self.edge_feat = torch.zeros(ev.num_events, EDGE_DIM, device=device)  # zero features
+        # 'host-per-edge': DistTGL's loader (utils.py prepare_input, mfg.to): the features of every
+        # sampled edge gathered on the host, one row per sample, and copied in pageable (plain only)
+        self.edge_features = edge_features
+        self.edge_feat_host = (torch.zeros(ev.num_events, EDGE_DIM)
+                               if edge_features == 'host-per-edge' else None)
         if placement == 'device':
             self.store = DeviceMemory(ev.num_nodes, device)
         else:
@@ -194,7 +199,7 @@ class TgnTrainer:
         if not dedup:
             mem, mail, last = self.store.read(pb.occ, dev['occ'])  # [n, d], [n, mail], [n]
             h = m.update_plain(mem, mail, (dev['read_t'] - last).float())  # [n, d]
-            kv = m.kv_plain(h[r:], self.edge_feat.index_select(0, dev['nbr_eid']), nbr_dt)  # [V, 2d]
+            kv = m.kv_plain(h[r:], self.sampled_edge_features(pb, dev), nbr_dt)  # [V, 2d]
             h_root = h[:r]
         else:
             mem_u, mail_u, last_u = self.store.read(pb.uniq, dev['uniq'])  # [U, ...]
@@ -204,6 +209,17 @@ class TgnTrainer:
                             dev['inv_eid'], nbr_dt)  # [V, 2d]
             h_root = h_pair[inv[:r]]
         return m.loss(m.attend(h_root, kv, dev['slots']), self.b), h_root
+
+    def sampled_edge_features(self, pb, dev):
+        """[V, edge_dim] features of the sampled edges: on the device, or gathered per edge on the
+        host and copied in pageable (counted in h2d_bytes)."""
+        if self.edge_feat_host is None:
+            return self.edge_feat.index_select(0, dev['nbr_eid'])
+        t0 = time.perf_counter()
+        rows = self.edge_feat_host.index_select(0, torch.from_numpy(pb.nbr_eid))
+        self.store.counters['gather_s'] += time.perf_counter() - t0
+        self.store.counters['h2d_bytes'] += rows.numel() * 4
+        return rows.to(self.device)
 
     def step(self, pb, dev):
         """Forward, backward, Adam step and memory write of one batch -> loss (a device scalar)."""
@@ -255,7 +271,78 @@ class TgnTrainer:
         loss = torch.stack(losses).float().cpu().numpy()
         return summarise(rows, loss, dict(batch=self.b, placement=self.store.placement, dedup=self.dedup,
                                           adam=self.adam, warmup=warmup, measured=measure,
-                                          wraps=self.wraps))
+                                          wraps=self.wraps, edge_features=self.edge_features,
+                                          **self.describe()))
+
+    def describe(self):
+        return {}
+
+
+class RefinedTrainer(TgnTrainer):
+    """DepBloom's local refinement on one GPU: a large batch of k x B events as k micro-batches of B,
+    memory on the device. Each micro-batch in turn reads its rows (through the writes of the ones
+    before: they are applied to the device tables at once), updates them without gradient and writes;
+    then one training pass over the k x B events recomputes the update with gradient (per occurrence,
+    as the plain step: the micro-batches' reads are not deduplicated across them), embeds, backward
+    and Adam. What DepBloom-J's local placement runs (docs/schedules.md, "Placement"); the training
+    pass is timed as one step of batch k x B, without its write."""
+
+    def __init__(self, ev, sampler, device, micro, k, **kw):
+        super().__init__(ev, sampler, device, micro * k, **kw)
+        self.micro, self.k = micro, k
+
+    def describe(self):
+        return dict(micro_batch=self.micro, micro_batches=self.k)
+
+    def prepare(self):
+        large = super().prepare()
+        lo = (self.next_batch - 1) * self.b
+        neg = large.occ[2 * self.b:3 * self.b]  # the large batch's negatives, in event order
+        parts = [PreparedBatch(self.ev, self.sampler, lo + j * self.micro, lo + (j + 1) * self.micro,
+                               neg[j * self.micro:(j + 1) * self.micro], FANOUT, False)
+                 for j in range(self.k)]
+        return RefinedBatch(large, parts)
+
+    def upload(self, rb):
+        # each upload reuses the same staging buffers: keep a copy of every micro-batch's indices
+        parts = [{k: v.clone() for k, v in super(RefinedTrainer, self).upload(p).items()}
+                 for p in rb.parts]
+        large = super().upload(rb.large)
+        self.input_bytes = sum(8 * (a.size + f.size) for a, f, _ in (p.pack() for p in rb.all()))
+        return (large, parts)
+
+    def step(self, rb, dev):
+        large_dev, part_devs = dev
+        m, b = self.model, self.micro
+        with torch.no_grad():
+            for pb, d in zip(rb.parts, part_devs):
+                mem, mail, last = self.store.read(pb.occ, d['occ'])
+                h = m.update_plain(mem, mail, (d['read_t'] - last).float())
+                h_end = h[:2 * b]
+                new_mem = h_end.index_select(0, d['write_row'])
+                new_mail = torch.cat([new_mem, h_end.index_select(0, d['partner_row']),
+                                      self.edge_feat.index_select(0, d['write_eid'])], 1)
+                self.store.write_begin(new_mem, new_mail)
+                self.store.write_end(pb.write_node, d['write_node'], pb.write_t, d['write_t'])
+        self.opt.zero_grad(set_to_none=True)
+        loss, _ = self.forward(rb.large, large_dev, False)
+        loss.backward()
+        self.opt.step()
+        return loss.detach()
+
+
+class RefinedBatch:
+    """A large batch's plan for the training pass and its micro-batches' plans."""
+
+    def __init__(self, large, parts):
+        self.large, self.parts = large, parts
+        self.sampler_s = large.sampler_s + sum(p.sampler_s for p in parts)
+
+    def all(self):
+        return [self.large] + self.parts
+
+    def sizes(self):
+        return self.large.sizes()
 
 
 def summarise(rows, loss, meta):
