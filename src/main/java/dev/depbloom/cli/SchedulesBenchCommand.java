@@ -272,6 +272,38 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new InputException("--lr-grid: " + e.getMessage());
     }
+    EnumSet<Candidates.RowGroup> groups = rowGroups();
+    List<DeviceModel> gpus = new ArrayList<>();
+    for (String name : deviceModels) {
+      if (!name.trim().equals("measured")) {
+        gpus.add(DeviceModel.load(name.trim()));
+      }
+    }
+    Path dir = out != null ? out : defaultOut();
+    if (Files.exists(dir)) {
+      throw new InputException(dir + ": output folder exists; choose another --out");
+    }
+    return new ScheduleComparison.Settings(
+        devices,
+        m,
+        epochs,
+        checkEvery,
+        patience,
+        maxTrained,
+        grid,
+        lrScreen,
+        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9),
+        List.copyOf(gpus),
+        checkDevices,
+        dir.resolve("runs"),
+        groups,
+        new TreeSet<>(disttglK),
+        new TreeSet<>(depbloomK),
+        List.copyOf(only));
+  }
+
+  /** The row groups, and the disttgl and depbloom k and --only labels among them, checked. */
+  private EnumSet<Candidates.RowGroup> rowGroups() {
     for (int k : disttglK) {
       if (k < 1 || devices % k != 0) {
         throw new InputException("--disttgl-k " + k + ": not a divisor of --devices " + devices);
@@ -303,33 +335,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
             "--only '" + label + "': no such row among --rows (rows: " + labels + ")");
       }
     }
-    List<DeviceModel> gpus = new ArrayList<>();
-    for (String name : deviceModels) {
-      if (!name.trim().equals("measured")) {
-        gpus.add(DeviceModel.load(name.trim()));
-      }
-    }
-    Path dir = out != null ? out : defaultOut();
-    if (Files.exists(dir)) {
-      throw new InputException(dir + ": output folder exists; choose another --out");
-    }
-    return new ScheduleComparison.Settings(
-        devices,
-        m,
-        epochs,
-        checkEvery,
-        patience,
-        maxTrained,
-        grid,
-        lrScreen,
-        new DeviceProjection.Link(latencyMicros * 1e-6, gigabytesPerSecond * 1e9),
-        List.copyOf(gpus),
-        checkDevices,
-        dir.resolve("runs"),
-        groups,
-        new TreeSet<>(disttglK),
-        new TreeSet<>(depbloomK),
-        List.copyOf(only));
+    return groups;
   }
 
   /** The data, model and seed every row trains, on the rows' workers. */
