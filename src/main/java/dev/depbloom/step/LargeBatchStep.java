@@ -54,53 +54,10 @@ final class LargeBatchStep {
    * concatenated, so that the memory written is the memory trained.
    */
   DeviceStep.Result train(DeviceStep.Task task, MemoryStore memory, StageTimer timer) {
-    List<MemoryWrite> writes = new ArrayList<>();
-    List<Tensor> updates = new ArrayList<>();
-    List<BatchInputs> updateInputs = new ArrayList<>();
+    Updates u = new Updates(task, model.memoryUpdateIsDeterministic());
     ReadPlan reads = task.graph().reads(); // null for memory-less models: nothing to update
-    boolean recompute = model.memoryUpdateIsDeterministic();
-    double[] lastUpdate = new double[reads == null ? 0 : reads.readCount()];
-    long memoryBytes = 0;
-    int readsBefore = 0; // of the earlier micro-batches: where this one's start in the large batch
     for (BatchGraph part : reads == null ? List.<BatchGraph>of() : task.microBatches()) {
-      List<MemoryWrite> earlier = List.copyOf(writes);
-      ReadThrough.Overlay overlay =
-          timer.time(
-              Stage.REFINE,
-              () -> task.readThrough().overlay(memory, task.view(), task.round(), earlier));
-      try {
-        MemoryReader read = overlay != null ? overlay : memory.view(task.view());
-        int from = readsBefore;
-        BatchInputs in =
-            timer.time(
-                Stage.FETCH,
-                () -> {
-                  memory.awaitReadable(task.view(), part.reads().distinctNodes(), task.round());
-                  double[] times = BatchInputs.lastUpdates(part.reads(), read);
-                  System.arraycopy(times, 0, lastUpdate, from, times.length);
-                  return BatchInputs.forMemoryUpdate(part.reads(), read).on(device);
-                });
-        memoryBytes += in.memoryBytes();
-        updateInputs.add(in);
-        Tensor updated =
-            timer.time(
-                Stage.MEMORY_UPDATE,
-                () -> {
-                  if (!recompute) {
-                    return model.updateMemory(in);
-                  }
-                  try (NoGradGuard noGrad = new NoGradGuard()) {
-                    return model.updateMemoryWhole(in);
-                  }
-                });
-        updates.add(updated);
-        writes.add(timer.time(Stage.MEMORY_WRITE, () -> step.memoryWrite(part, updated, read)));
-        readsBefore += part.reads().readCount();
-      } finally {
-        if (overlay != null) {
-          overlay.close();
-        }
-      }
+      updateAndWrite(part, task, memory, timer, u);
     }
     BatchInputs in =
         timer.time(
@@ -108,7 +65,7 @@ final class LargeBatchStep {
             () ->
                 BatchInputs.fetchLarge(
                         task.graph(),
-                        lastUpdate,
+                        u.lastUpdate,
                         features,
                         model.config().memory().combineNodeFeature())
                     .on(device));
@@ -116,22 +73,85 @@ final class LargeBatchStep {
     Tensor[] gradients =
         timer.time(
             Stage.TRAIN,
-            () -> {
-              Tensor updated = null;
-              if (reads != null) {
-                updated =
-                    recompute
-                        ? model.updateMemoryWhole(
-                            BatchInputs.concatMemoryUpdates(updateInputs, task.graph(), device))
-                        : torch.cat(new TensorVector(updates.toArray(new Tensor[0])));
-              }
-              return step.trainPass(task, in, updated, loss);
-            });
-    List<DeviceWrite> out = new ArrayList<>(writes.size());
-    for (MemoryWrite w : writes) {
+            () -> step.trainPass(task, in, reads == null ? null : trainedUpdate(task, u), loss));
+    List<DeviceWrite> out = new ArrayList<>(u.writes.size());
+    for (MemoryWrite w : u.writes) {
       out.add(new DeviceWrite(task.device(), task.view(), w));
     }
     return new DeviceStep.Result(
-        task, loss[0], gradients, out, System.nanoTime(), memoryBytes, in.hostBytes());
+        task, loss[0], gradients, out, System.nanoTime(), u.memoryBytes, in.hostBytes());
+  }
+
+  /** What the micro-batches' updates leave for the training pass, filled in micro-batch order. */
+  private static final class Updates {
+    final boolean recompute;
+    final List<MemoryWrite> writes = new ArrayList<>();
+    final List<Tensor> updated = new ArrayList<>();
+    final List<BatchInputs> inputs = new ArrayList<>();
+    final double[] lastUpdate; // per read of the large batch, in the memory its micro-batch read
+    long memoryBytes;
+    int readsBefore; // of the micro-batches so far: where the next one's start in the large batch
+
+    Updates(DeviceStep.Task task, boolean recompute) {
+      this.recompute = recompute;
+      ReadPlan reads = task.graph().reads();
+      this.lastUpdate = new double[reads == null ? 0 : reads.readCount()];
+    }
+  }
+
+  /**
+   * Micro-batch {@code part}: its reads through the earlier micro-batches' writes (the overlay,
+   * stage {@code refine}), its memory update (without gradient when it is recomputed) and its
+   * write.
+   */
+  private void updateAndWrite(
+      BatchGraph part, DeviceStep.Task task, MemoryStore memory, StageTimer timer, Updates u) {
+    List<MemoryWrite> earlier = List.copyOf(u.writes);
+    ReadThrough.Overlay overlay =
+        timer.time(
+            Stage.REFINE,
+            () -> task.readThrough().overlay(memory, task.view(), task.round(), earlier));
+    try {
+      MemoryReader read = overlay != null ? overlay : memory.view(task.view());
+      BatchInputs in =
+          timer.time(
+              Stage.FETCH,
+              () -> {
+                memory.awaitReadable(task.view(), part.reads().distinctNodes(), task.round());
+                double[] times = BatchInputs.lastUpdates(part.reads(), read);
+                System.arraycopy(times, 0, u.lastUpdate, u.readsBefore, times.length);
+                return BatchInputs.forMemoryUpdate(part.reads(), read).on(device);
+              });
+      u.memoryBytes += in.memoryBytes();
+      u.inputs.add(in);
+      Tensor updated =
+          timer.time(
+              Stage.MEMORY_UPDATE,
+              () -> {
+                if (!u.recompute) {
+                  return model.updateMemory(in);
+                }
+                try (NoGradGuard noGrad = new NoGradGuard()) {
+                  return model.updateMemoryWhole(in);
+                }
+              });
+      u.updated.add(updated);
+      u.writes.add(timer.time(Stage.MEMORY_WRITE, () -> step.memoryWrite(part, updated, read)));
+      u.readsBefore += part.reads().readCount();
+    } finally {
+      if (overlay != null) {
+        overlay.close();
+      }
+    }
+  }
+
+  /**
+   * The updated memory the training pass embeds from: the micro-batches' updates recomputed in one
+   * pass with gradient, or (the updater not deterministic) theirs concatenated.
+   */
+  private Tensor trainedUpdate(DeviceStep.Task task, Updates u) {
+    return u.recompute
+        ? model.updateMemoryWhole(BatchInputs.concatMemoryUpdates(u.inputs, task.graph(), device))
+        : torch.cat(new TensorVector(u.updated.toArray(new Tensor[0])));
   }
 }
