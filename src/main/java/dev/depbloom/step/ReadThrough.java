@@ -20,35 +20,15 @@ public interface ReadThrough {
   }
 
   /** No link: the task reads its view as the last commit left it. */
-  ReadThrough NONE =
-      new ReadThrough() {
-        @Override
-        public List<MemoryWrite> awaitEarlier() {
-          return List.of();
-        }
-
-        @Override
-        public Overlay overlay(MemoryStore memory, int view, int round, List<MemoryWrite> earlier) {
-          return null;
-        }
-
-        @Override
-        public void publish(MemoryWrite write) {}
-
-        @Override
-        public void fail(Throwable cause) {}
-
-        @Override
-        public int microBatch() {
-          return -1;
-        }
-      };
+  ReadThrough NONE = (memory, view, round, earlier) -> null;
 
   /**
    * The writes this task reads through, once the tasks that make them have published them (the wait
-   * is the {@code sync} stage); empty when there are none.
+   * is the {@code sync} stage); empty when there are none (by default: no other task's).
    */
-  List<MemoryWrite> awaitEarlier();
+  default List<MemoryWrite> awaitEarlier() {
+    return List.of();
+  }
 
   /**
    * View {@code view} of {@code memory} as after {@code earlier} (the {@code refine} stage), or
@@ -56,12 +36,17 @@ public interface ReadThrough {
    */
   Overlay overlay(MemoryStore memory, int view, int round, List<MemoryWrite> earlier);
 
-  /** This task's memory write, for the later tasks that read through it (it stays the caller's). */
-  void publish(MemoryWrite write);
+  /**
+   * This task's memory write, for the later tasks that read through it (it stays the caller's); by
+   * default no task does.
+   */
+  default void publish(MemoryWrite write) {}
 
   /** This task failed before publishing; the later ones fail with it instead of waiting. */
-  void fail(Throwable cause);
+  default void fail(Throwable cause) {}
 
-  /** The task's index among the micro-batches it is linked with, -1 without a link. */
-  int microBatch();
+  /** The task's index among the micro-batches of other tasks it is linked with, -1 without one. */
+  default int microBatch() {
+    return -1;
+  }
 }

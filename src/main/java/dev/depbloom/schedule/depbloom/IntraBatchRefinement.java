@@ -43,28 +43,8 @@ public final class IntraBatchRefinement implements Refinement {
    * 0..j-1}; nothing crosses to another task.
    */
   private static final ReadThrough LOCAL =
-      new ReadThrough() {
-        @Override
-        public List<MemoryWrite> awaitEarlier() {
-          return List.of();
-        }
-
-        @Override
-        public Overlay overlay(MemoryStore memory, int view, int round, List<MemoryWrite> earlier) {
-          return earlier.isEmpty() ? null : overlayOf(memory, view, round, earlier);
-        }
-
-        @Override
-        public void publish(MemoryWrite write) {}
-
-        @Override
-        public void fail(Throwable cause) {}
-
-        @Override
-        public int microBatch() {
-          return -1;
-        }
-      };
+      (memory, view, round, earlier) ->
+          earlier.isEmpty() ? null : overlayOf(memory, view, round, earlier);
 
   /** The view as after {@code earlier}, once their rows are readable (the overlay copies them). */
   private static ReadThrough.Overlay overlayOf(
