@@ -103,6 +103,28 @@ class ArchitectureTest {
   }
 
   /**
+   * DepBloom's techniques (refinement with its micro-batch chain and overlay, the critical-path
+   * commit, the window-end exchange, the temporal windows) are named only inside {@code
+   * schedule.depbloom}: the engine reaches them through its interfaces ({@code Refinement}, {@code
+   * CommitPolicy}, {@code WriteExchange}, {@code step.ReadThrough}) and the family's schedule.
+   */
+  @Test
+  void depBloomsTechniquesAreNamedOnlyInTheirFamily() {
+    String family = "dev.depbloom.schedule.depbloom";
+    noClasses()
+        .that()
+        .resideOutsideOfPackage(family)
+        .should()
+        .dependOnClassesThat(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "are DepBloom technique classes",
+                (com.tngtech.archunit.core.domain.JavaClass c) ->
+                    c.getPackageName().equals(family) && !c.getSimpleName().endsWith("Schedule")))
+        .because("techniques are the depbloom family's own; only its schedules are built outside")
+        .check(classes);
+  }
+
+  /**
    * The API is the {@code api} package's public types: their public constructors, methods and
    * fields take and return only {@code api} types, the JDK's, primitives and arrays of these, so
    * that no internal type becomes part of what a user compiles against.
