@@ -5,7 +5,9 @@
 # (PCIe and NVLink) and H200 device models. One bench per line of PARTS below, one after another;
 # each writes comparison.{md,json} and the plots under $OUT/NAME. Freeze a jar first and pass it as
 # DEPBLOOM="java -jar ..." so that no rebuild happens mid-run.
-# Usage: [DEPBLOOM=...] [OUT=...] bench/converged-comparison.sh [NAME...]   (default: all parts)
+# Usage: [DEPBLOOM=...] [OUT=...] [ROWS=...] [EXTRA=...] bench/converged-comparison.sh [NAME...]
+#   (default: all parts). ROWS replaces the row groups (default disttgl,depbloom,prefill); EXTRA is
+#   appended to every bench line, e.g. EXTRA="--depbloom-k 1,2,4 --only 'disttgl i=1 j=1 k=8 B=600'".
 # About 20-40 minutes a Wikipedia part (TGN; APAN 40), 38-44 an email-Eu part at G = 4 and 60-75
 # at G = 8, on 2 cores.
 set -euo pipefail
@@ -15,7 +17,8 @@ J=${DEPBLOOM:-./depbloom}
 mkdir -p "$out"
 gpus=(--device-model measured,a100-pcie,a100-nvlink,h200)
 # Every part ran with the prefill rows, a default until 2026-12-05; named here so parts rerun alike.
-rows=(--rows disttgl,depbloom,prefill)
+rows=(--rows "${ROWS:-disttgl,depbloom,prefill}")
+eval "extra=(${EXTRA:-})"
 wiki=(--edge-feature-dim 172)
 email=(--data ../shared/data/email-Eu-core-temporal.txt.gz)
 declare -A PARTS=(
@@ -47,7 +50,7 @@ for name in "${names[@]}"; do
   rm -rf "$out/$name"
   start=$(date +%s)
   # shellcheck disable=SC2086
-  $J bench schedules ${PARTS[$name]} "${gpus[@]}" "${rows[@]}" --out "$out/$name" --json \
+  $J bench schedules ${PARTS[$name]} "${gpus[@]}" "${rows[@]}" "${extra[@]}" --out "$out/$name" --json \
     > "$out/$name.log" 2> "$out/$name.err"
   echo "$name: $(( $(date +%s) - start )) s" | tee -a "$out/timings.txt" >&2
 done
