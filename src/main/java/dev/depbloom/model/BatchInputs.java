@@ -338,6 +338,24 @@ public final class BatchInputs {
     return n;
   }
 
+  /**
+   * Bytes a gather of edge features once per sampled edge (duplicates included: DistTGL's {@code
+   * prepare_input}) adds to {@link #hostBytes()}, which counts each distinct edge's features once:
+   * an edge sampled {@code n} times in a layer counts {@code n - 1} times here.
+   */
+  public long repeatedEdgeFeatureBytes() {
+    long n = 0;
+    for (SnapshotTensors s : snapshots) {
+      for (LayerTensors l : s.layers()) {
+        Tensor ef = l.edgeFeatures();
+        if (ef != null && ef.size(0) > 0) {
+          n += (l.edgeRow().numel() - ef.size(0)) * (bytes(ef) / ef.size(0));
+        }
+      }
+    }
+    return n;
+  }
+
   private static long bytes(Tensor t) {
     return t == null ? 0 : t.numel() * t.element_size();
   }

@@ -59,7 +59,10 @@ public record RoundWork(
    * @param train kernels of embedding, prediction, loss and backward
    * @param memoryWrite kernels building the item's memory write
    * @param memoryReadBytes bytes of the memory and mailbox rows the item reads (distinct nodes)
-   * @param inputBytes bytes of its other inputs, built on the host
+   * @param inputBytes bytes of its other inputs, built on the host (each distinct edge's features
+   *     once)
+   * @param repeatedEdgeFeatureBytes what gathering edge features once per sampled edge adds to
+   *     {@code inputBytes} (DistTGL's {@code prepare_input})
    * @param writeBytes bytes of the memory rows and mails the item writes, with ids and times
    */
   public record ItemWork(
@@ -74,6 +77,7 @@ public record RoundWork(
       KernelLog memoryWrite,
       long memoryReadBytes,
       long inputBytes,
+      long repeatedEdgeFeatureBytes,
       long writeBytes) {}
 
   /**

@@ -32,7 +32,10 @@ import java.util.Map;
  * @param h2dPinned host-to-device copy from pinned memory, bytes/s
  * @param h2dPageable host-to-device copy from pageable memory, bytes/s
  * @param d2hPinned device-to-host copy into pinned memory, bytes/s
- * @param d2hPageable device-to-host copy into pageable memory, bytes/s
+ * @param d2hPageable device-to-host copy into freshly allocated pageable memory ({@code .cpu()},
+ *     page faults included), bytes/s
+ * @param d2hTouched device-to-host {@code copy_} into pageable memory touched before (a reused
+ *     buffer, as DistTGL's trainers write into their shared write buffers), bytes/s
  * @param transferSeconds fixed cost of one synchronous host-device copy
  * @param hostGatherBytes one CPU thread gathering or scattering rows in host memory, bytes/s
  * @param linkSeconds latency of one device-to-device transfer
@@ -54,6 +57,7 @@ public record DeviceModel(
     double h2dPageable,
     double d2hPinned,
     double d2hPageable,
+    double d2hTouched,
     double transferSeconds,
     double hostGatherBytes,
     double linkSeconds,
@@ -75,6 +79,7 @@ public record DeviceModel(
           "h2d_pageable_gbps",
           "d2h_pinned_gbps",
           "d2h_pageable_gbps",
+          "d2h_touched_gbps",
           "transfer_latency_us",
           "host_gather_gbps",
           "link_latency_us",
@@ -185,6 +190,7 @@ public record DeviceModel(
         v.get("h2d_pageable_gbps") * 1e9,
         v.get("d2h_pinned_gbps") * 1e9,
         v.get("d2h_pageable_gbps") * 1e9,
+        v.get("d2h_touched_gbps") * 1e9,
         v.get("transfer_latency_us") * 1e-6,
         v.get("host_gather_gbps") * 1e9,
         v.get("link_latency_us") * 1e-6,
@@ -217,6 +223,7 @@ public record DeviceModel(
         h2dPageable,
         d2hPinned,
         d2hPageable,
+        d2hTouched,
         transferSeconds,
         hostGatherBytes,
         linkSeconds,
@@ -244,6 +251,14 @@ public record DeviceModel(
   /** One synchronous device-to-host copy of {@code bytes}, pinned or pageable. */
   public double deviceToHost(double bytes, boolean pinned) {
     return bytes <= 0 ? 0 : transferSeconds + bytes / (pinned ? d2hPinned : d2hPageable);
+  }
+
+  /**
+   * One synchronous device-to-host {@code copy_} of {@code bytes} into pageable memory touched
+   * before (a reused buffer).
+   */
+  public double deviceToTouchedHost(double bytes) {
+    return bytes <= 0 ? 0 : transferSeconds + bytes / d2hTouched;
   }
 
   /** One transfer of {@code bytes} between two devices (0 bytes: nothing sent). */

@@ -88,6 +88,7 @@ public final class GpuProjection implements RoundObserver {
               then.memoryWrite(),
               now.memoryReadBytes(),
               now.inputBytes(),
+              now.repeatedEdgeFeatureBytes(),
               now.writeBytes()));
     }
     return new RoundWork(

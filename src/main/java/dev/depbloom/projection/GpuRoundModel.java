@@ -23,16 +23,19 @@ import java.util.TreeMap;
  *       one training pass over {@code k * B}, as recorded); a spread refined micro-batch starts
  *       when the previous micro-batch of its chain has published its write and the write has
  *       crossed the link to its GPU (the serial chain refinement costs). With {@link
- *       MemoryPlacement#HOST_DAEMON} (DistTGL) each memory group's daemon gathers its trainers'
- *       reads one trainer after the other in host memory; a trainer waits for its own gather,
- *       copies the rows to its GPU through pageable memory, runs its kernels, and copies its write
- *       back through pageable memory.
+ *       MemoryPlacement#HOST_DAEMON} (DistTGL) as its code runs ({@link DaemonRules#DISTTGL}): a
+ *       trainer copies in its mini-batch (edge features once per sampled edge) and the rows its
+ *       daemon gathered, all through pageable memory, runs its fetch, memory update and write,
+ *       copies the write into its shared write buffer, then trains; its group's daemon applies the
+ *       writes rank after rank as they arrive and gathers the next round's reads, rank after rank,
+ *       while the trainers train, all-reduce and step (in an epoch's first round the trainers wait
+ *       for that gather).
  *   <li><b>All-reduce</b> of the gradients over the {@code G} GPUs, then the optimizer step.
  *   <li><b>Commit</b>. On the device: every view applies its rows on the critical path (hot rows
  *       only with the critical path) with its kernels, in parallel with the other views; a chain of
  *       {@code k > 1} micro-batch GPUs keeps its view on each, so the round's rows also cross the
- *       link once to them. In host memory: each daemon applies its group's writes, trainer after
- *       trainer, while the GPUs all-reduce and step; the round ends when both are done.
+ *       link once to them. In host memory: the daemons' applies, overlapping the training pass and
+ *       the step (above).
  *   <li><b>Merge</b> (DepBloom, a window's end): every view receives the rows it did not win over
  *       its own link, in parallel, and copies them in.
  *   <li><b>Sampling</b> runs on the host ahead of the GPUs (DistTGL's loader thread in each
@@ -40,28 +43,42 @@ import java.util.TreeMap;
  *       exceeds the previous round's time is charged.
  * </ol>
  *
- * For either placement an item's other inputs, built on the host with its sampling (index tensors,
- * time deltas, the features it reads), are copied in through pinned memory before its kernels (in
- * parallel with a trainer's wait for its daemon). Not modelled, for either placement: a chain's
- * rows the next round reads from the cold commit are taken to land in time; the CPU work of the
- * coordinator (planning, merging the round's writes) beyond sampling. A DistTGL trainer is charged
- * the distinct rows of its batch; DistTGL deduplicates its positive and negative graphs' nodes
- * apart (amazon-science/disttgl utils.py {@code to_dgl_blocks}, {@code combine_mfgs}), so it
- * gathers somewhat more ({@code bench/disttgl-read-rows.py}: 1.22x on Wikipedia with TGN's 10
- * neighbours, 1.57x on email-Eu), which this model understates.
+ * An item's other inputs, built on the host with its sampling (index tensors, time deltas, the
+ * features it reads), are copied in before its kernels: through pinned memory with memory on the
+ * devices, as {@link DaemonRules} say in host memory (in parallel with a trainer's wait for its
+ * daemon). Not modelled, for either placement: a chain's rows the next round reads from the cold
+ * commit are taken to land in time; the CPU work of the coordinator (planning, merging the round's
+ * writes) beyond sampling. A DistTGL trainer is charged the distinct rows of its batch times {@link
+ * DaemonRules#readFactor()} (1 by default: DistTGL deduplicates its positive and negative graphs'
+ * nodes apart, amazon-science/disttgl utils.py {@code to_dgl_blocks}, {@code combine_mfgs}, and so
+ * gathers somewhat more, 1.22x on Wikipedia with TGN's 10 neighbours, 1.57x on email-Eu, {@code
+ * bench/disttgl-read-rows.py}).
  */
 public final class GpuRoundModel {
   private final DeviceModel model;
   private final MemoryPlacement placement;
   private final int devices;
+  private final DaemonRules rules;
 
   /**
+   * A model pricing host-placed memory as DistTGL's code runs ({@link DaemonRules#DISTTGL}).
+   *
    * @param devices logical devices G (GPUs of the all-reduce)
    */
   public GpuRoundModel(DeviceModel model, MemoryPlacement placement, int devices) {
+    this(model, placement, devices, DaemonRules.DISTTGL);
+  }
+
+  /**
+   * @param devices logical devices G (GPUs of the all-reduce)
+   * @param rules how host-placed memory is priced (unused with memory on the devices)
+   */
+  public GpuRoundModel(
+      DeviceModel model, MemoryPlacement placement, int devices, DaemonRules rules) {
     this.model = model;
     this.placement = placement;
     this.devices = devices;
+    this.rules = rules;
   }
 
   public DeviceModel model() {
@@ -82,18 +99,17 @@ public final class GpuRoundModel {
    * hides behind; 0 for an epoch's first round).
    */
   public RoundTime round(RoundWork w, double previousSeconds) {
-    RoundTime prefill = prefill(w);
-    RoundTime items = placement == MemoryPlacement.DEVICE ? itemsOnDevice(w) : itemsWithDaemon(w);
     RoundTime step = RoundTime.allReduce(model.allReduce(w.gradientBytes(), devices));
     step = step.plus(RoundTime.of(cost(w.optimizer())));
-    RoundTime end;
+    RoundTime devicesTime;
     if (placement == MemoryPlacement.DEVICE) {
-      end = step.plus(commitOnDevice(w)).plus(merge(w));
+      devicesTime =
+          prefill(w).plus(itemsOnDevice(w)).plus(step.plus(commitOnDevice(w)).plus(merge(w)));
+    } else if (rules.overlapped()) {
+      devicesTime = daemonRoundOverlapped(w, step, previousSeconds == 0);
     } else {
-      RoundTime apply = daemonApply(w);
-      end = RoundTime.longer(step, apply);
+      devicesTime = itemsWithDaemonInSeries(w).plus(RoundTime.longer(step, daemonApply(w)));
     }
-    RoundTime devicesTime = prefill.plus(items).plus(end);
     long slowestSample = 0;
     for (RoundWork.ItemWork i : w.items()) {
       slowestSample = Math.max(slowestSample, i.sampleNanos());
@@ -164,30 +180,26 @@ public final class GpuRoundModel {
   }
 
   /**
-   * The slowest trainer with memory in host memory: each group's daemon gathers its trainers' reads
-   * in device order; a trainer waits for its own gather, copies it in, computes, copies its write
-   * out, all through pageable memory.
+   * The slowest trainer with memory in host memory under {@link DaemonRules#overlapped()} off: each
+   * group's daemon gathers its trainers' reads in device order; a trainer waits for its own gather,
+   * copies it in, computes, copies its write out.
    */
-  private RoundTime itemsWithDaemon(RoundWork w) {
+  private RoundTime itemsWithDaemonInSeries(RoundWork w) {
     RoundTime slowest = RoundTime.ZERO;
-    Map<Integer, List<RoundWork.ItemWork>> groups = new TreeMap<>();
-    for (RoundWork.ItemWork i : w.items()) {
-      groups.computeIfAbsent(i.view(), v -> new ArrayList<>()).add(i);
-    }
-    for (List<RoundWork.ItemWork> trainers : groups.values()) {
+    for (List<RoundWork.ItemWork> trainers : byView(w).values()) {
       double gathered = 0;
       for (RoundWork.ItemWork i : trainers) {
-        gathered += model.hostGather(i.memoryReadBytes());
+        gathered += model.hostGather(reads(i));
         RoundTime t =
             RoundTime.longer(RoundTime.daemon(gathered), inputs(i))
-                .plus(RoundTime.hostTraffic(model.hostToDevice(i.memoryReadBytes(), false)))
+                .plus(RoundTime.hostTraffic(model.hostToDevice(reads(i), false)))
                 .plus(
                     RoundTime.of(
                         cost(i.fetch())
                             .plus(cost(i.memoryUpdate()))
                             .plus(cost(i.memoryWrite()))
                             .plus(cost(i.train()))))
-                .plus(RoundTime.hostTraffic(model.deviceToHost(i.writeBytes(), false)));
+                .plus(RoundTime.hostTraffic(writeBack(i)));
         slowest = RoundTime.longer(slowest, t);
       }
     }
@@ -195,11 +207,74 @@ public final class GpuRoundModel {
   }
 
   /**
-   * An item's inputs built on the host (index tensors, time deltas, features) copied in through
-   * pinned memory, as a data loader does for either placement.
+   * A round with memory in host memory in DistTGL's order: a trainer copies in its inputs and the
+   * rows its daemon gathered during the previous round (in an epoch's first round, when {@code
+   * first}, it waits for that gather, rank after rank), runs its fetch, memory update and write,
+   * copies its write out, then trains; the gradients are all-reduced and stepped. Meanwhile each
+   * daemon applies its group's writes in rank order as they arrive and then gathers the next
+   * round's reads (taken to be this round's sizes: rounds repeat their shapes), rank after rank.
+   * The round ends when both are done.
+   */
+  private RoundTime daemonRoundOverlapped(RoundWork w, RoundTime step, boolean first) {
+    RoundTime trainersEnd = RoundTime.ZERO;
+    RoundTime daemonsEnd = RoundTime.ZERO;
+    for (List<RoundWork.ItemWork> trainers : byView(w).values()) {
+      double gathered = 0;
+      RoundTime applied = RoundTime.ZERO;
+      double nextGather = 0;
+      for (RoundWork.ItemWork i : trainers) {
+        gathered += model.hostGather(reads(i));
+        nextGather += model.hostGather(reads(i));
+        RoundTime ready = first ? RoundTime.daemon(gathered) : RoundTime.ZERO;
+        RoundTime written =
+            RoundTime.longer(ready, inputs(i))
+                .plus(RoundTime.hostTraffic(model.hostToDevice(reads(i), false)))
+                .plus(
+                    RoundTime.of(
+                        cost(i.fetch()).plus(cost(i.memoryUpdate())).plus(cost(i.memoryWrite()))))
+                .plus(RoundTime.hostTraffic(writeBack(i)));
+        trainersEnd = RoundTime.longer(trainersEnd, written.plus(RoundTime.of(cost(i.train()))));
+        applied =
+            RoundTime.longer(applied, written)
+                .plus(RoundTime.daemon(model.hostGather(i.writeBytes())));
+      }
+      daemonsEnd = RoundTime.longer(daemonsEnd, applied.plus(RoundTime.daemon(nextGather)));
+    }
+    return RoundTime.longer(trainersEnd.plus(step), daemonsEnd);
+  }
+
+  private static Map<Integer, List<RoundWork.ItemWork>> byView(RoundWork w) {
+    Map<Integer, List<RoundWork.ItemWork>> groups = new TreeMap<>();
+    for (RoundWork.ItemWork i : w.items()) {
+      groups.computeIfAbsent(i.view(), v -> new ArrayList<>()).add(i);
+    }
+    return groups;
+  }
+
+  /** Memory and mailbox bytes a host-placed trainer reads, by the rules' read factor. */
+  private double reads(RoundWork.ItemWork i) {
+    return i.memoryReadBytes() * rules.readFactor();
+  }
+
+  /** A host-placed trainer's write copied out, into touched or fresh pageable memory. */
+  private double writeBack(RoundWork.ItemWork i) {
+    return rules.touchedWrites()
+        ? model.deviceToTouchedHost(i.writeBytes())
+        : model.deviceToHost(i.writeBytes(), false);
+  }
+
+  /**
+   * An item's inputs built on the host (index tensors, time deltas, features) copied in: through
+   * pinned memory with memory on the devices; with memory in host memory as the daemon rules say
+   * (DistTGL: pageable, edge features once per sampled edge).
    */
   private RoundTime inputs(RoundWork.ItemWork i) {
-    return RoundTime.hostTraffic(model.hostToDevice(i.inputBytes(), true));
+    if (placement == MemoryPlacement.DEVICE) {
+      return RoundTime.hostTraffic(model.hostToDevice(i.inputBytes(), true));
+    }
+    long bytes =
+        i.inputBytes() + (rules.perSampledEdgeFeatures() ? i.repeatedEdgeFeatureBytes() : 0);
+    return RoundTime.hostTraffic(model.hostToDevice(bytes, !rules.pageableInputs()));
   }
 
   /** The slowest daemon's applies of its group's writes, trainer after trainer. */

@@ -243,6 +243,7 @@ public final class RoundRecorder {
               log(timer, Stage.MEMORY_WRITE),
               r.memoryReadBytes(),
               r.inputBytes(),
+              r.repeatedEdgeFeatureBytes(),
               r.writeBytes()));
     }
     return out;

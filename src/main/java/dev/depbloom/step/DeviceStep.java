@@ -130,7 +130,8 @@ public final class DeviceStep {
    * step's scope, null where unreached), its memory writes for its view, in the order they apply
    * (one per batch, one per micro-batch of a large batch; none for memory-less models), when it
    * finished, and the bytes of its inputs (memory and mailbox rows; everything else built on the
-   * host), for a projection's traffic. {@link #close()} frees the tensors.
+   * host; what a per-sampled-edge feature gather would add), for a projection's traffic. {@link
+   * #close()} frees the tensors.
    */
   public record Result(
       Task task,
@@ -139,7 +140,8 @@ public final class DeviceStep {
       List<DeviceWrite> writes,
       long endNanos,
       long memoryReadBytes,
-      long inputBytes)
+      long inputBytes,
+      long repeatedEdgeFeatureBytes)
       implements AutoCloseable {
     public Result {
       writes = List.copyOf(writes);
@@ -211,7 +213,14 @@ public final class DeviceStep {
       List<DeviceWrite> out =
           write == null ? List.of() : List.of(new DeviceWrite(task.device(), task.view(), write));
       return new Result(
-          task, loss[0], gradients, out, System.nanoTime(), in.memoryBytes(), in.hostBytes());
+          task,
+          loss[0],
+          gradients,
+          out,
+          System.nanoTime(),
+          in.memoryBytes(),
+          in.hostBytes(),
+          in.repeatedEdgeFeatureBytes());
     } finally {
       if (overlay != null) {
         overlay.close();

@@ -79,7 +79,14 @@ final class LargeBatchStep {
       out.add(new DeviceWrite(task.device(), task.view(), w));
     }
     return new DeviceStep.Result(
-        task, loss[0], gradients, out, System.nanoTime(), u.memoryBytes, in.hostBytes());
+        task,
+        loss[0],
+        gradients,
+        out,
+        System.nanoTime(),
+        u.memoryBytes,
+        in.hostBytes(),
+        in.repeatedEdgeFeatureBytes());
   }
 
   /** What the micro-batches' updates leave for the training pass, filled in micro-batch order. */

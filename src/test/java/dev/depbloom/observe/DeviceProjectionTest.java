@@ -128,8 +128,8 @@ class DeviceProjectionTest {
             10,
             List.of(
                 new RoundWork.ItemWork(
-                    0, 0, -1, 0, none, none, none, none, none, 2_000_000, 0, 1_000_000),
-                new RoundWork.ItemWork(1, 0, -1, 0, none, none, none, none, none, 0, 0, 0)),
+                    0, 0, -1, 0, none, none, none, none, none, 2_000_000, 0, 0, 1_000_000),
+                new RoundWork.ItemWork(1, 0, -1, 0, none, none, none, none, none, 0, 0, 0, 0)),
             none,
             0,
             List.of(),

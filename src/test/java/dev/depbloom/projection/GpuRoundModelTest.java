@@ -37,6 +37,7 @@ class GpuRoundModelTest {
         new KernelLog(),
         readBytes,
         0,
+        0,
         writeBytes);
   }
 
@@ -88,6 +89,52 @@ class GpuRoundModelTest {
     }
   }
 
+  /**
+   * After an epoch's first round DistTGL's daemon gathers the next reads while the trainers train
+   * (train.py writes in the forward pass, before backward): with a 2 ms training pass a 100 us
+   * gather leaves no daemon time on the round's path; with reads so large that the daemon is
+   * slower, the round is the daemon's: the write's arrival, its apply and the next gather.
+   */
+  @Test
+  void distTglsNextGatherOverlapsTheTrainingPass() {
+    GpuRoundModel m = new GpuRoundModel(A100, MemoryPlacement.HOST_DAEMON, 1);
+    RoundTime later = m.round(round(List.of(item(0, 0, -1, log(0, 2.5e9), 1_000_000, 0)), 0), 1);
+    assertEquals(0, later.daemon(), 1e-15);
+    RoundTime first = m.round(round(List.of(item(0, 0, -1, log(0, 2.5e9), 1_000_000, 0)), 0), 0);
+    assertEquals(1e6 / 10e9, first.daemon(), 1e-12, "an epoch's first round waits for its gather");
+    // 100 MB of reads: copy in 7 us + 12.5 ms, fetch 16 us + update 2 ms, write-back 7 us + 2 MB at
+    // 8 GB/s; then the daemon applies 2 MB and gathers 100 MB at 10 GB/s, past the 2 ms training
+    long reads = 100_000_000;
+    long writes = 2_000_000;
+    RoundTime slow = m.round(round(List.of(item(0, 0, -1, log(0, 2.5e9), reads, writes)), 0), 1);
+    double written = 7e-6 + reads / 8e9 + 16e-6 + 2e-3 + 7e-6 + writes / 8e9;
+    assertEquals(written + writes / 10e9 + reads / 10e9, slow.seconds(), 1e-12);
+    assertEquals(writes / 10e9 + reads / 10e9, slow.daemon(), 1e-12);
+  }
+
+  /**
+   * DistTGL's inputs (edge features once per sampled edge) come in through pageable memory and its
+   * write goes out into touched buffers; the rules until 2026-12-06 priced the distinct edges'
+   * features through pinned memory and the write into fresh pageable memory.
+   */
+  @Test
+  void distTglsInputsArePageableWithEveryEdgesFeaturesAndItsWriteGoesToTouchedMemory() {
+    RoundWork.ItemWork i =
+        new RoundWork.ItemWork(
+            0, 0, -1, 0, log(), log(), log(), log(), log(), 0, 4_000_000, 6_000_000, 1_000_000);
+    RoundWork w = round(List.of(i), 0);
+    RoundTime now = new GpuRoundModel(A100, MemoryPlacement.HOST_DAEMON, 1).round(w, 1);
+    double in = 7e-6 + 10e6 / 8e9;
+    double out = 7e-6 + 1e6 / 8e9; // a100-pcie's d2h_touched_gbps: 8
+    assertEquals(in + out, now.hostTraffic(), 1e-12);
+    RoundTime before =
+        new GpuRoundModel(A100, MemoryPlacement.HOST_DAEMON, 1, DaemonRules.UNTIL_2026_12_06)
+            .round(w, 1);
+    assertEquals(7e-6 + 4e6 / 25.8e9 + 7e-6 + 1e6 / 1.4e9, before.hostTraffic(), 1e-12);
+    RoundTime onDevice = new GpuRoundModel(A100, MemoryPlacement.DEVICE, 1).round(w, 1);
+    assertEquals(7e-6 + 4e6 / 25.8e9, onDevice.hostTraffic(), 1e-12, "pinned, distinct edges");
+  }
+
   /** Components add up to the round, under both placements. */
   @Test
   void theBreakdownAddsUpToTheRound() {
@@ -96,18 +143,26 @@ class GpuRoundModelTest {
             item(0, 0, 0, log(1e9, 1e6), 500_000, 200_000),
             item(1, 0, 1, log(1e9, 1e6), 500_000, 200_000));
     for (MemoryPlacement p : MemoryPlacement.values()) {
-      RoundTime t = new GpuRoundModel(A100, p, 2).round(round(items, 1_000_000), 0);
-      double sum =
-          t.compute()
-              + t.launch()
-              + t.hostTraffic()
-              + t.daemon()
-              + t.link()
-              + t.allReduce()
-              + t.sample();
-      assertEquals(t.seconds(), sum, 1e-12, p.name());
-      assertTrue(t.allReduce() > 0);
+      for (DaemonRules r : List.of(DaemonRules.DISTTGL, DaemonRules.UNTIL_2026_12_06)) {
+        for (double previous : new double[] {0, 1e-3}) {
+          RoundTime t = new GpuRoundModel(A100, p, 2, r).round(round(items, 1_000_000), previous);
+          assertBreakdownAddsUp(t, p.name() + " " + r + " " + previous);
+        }
+      }
     }
+  }
+
+  private static void assertBreakdownAddsUp(RoundTime t, String what) {
+    double sum =
+        t.compute()
+            + t.launch()
+            + t.hostTraffic()
+            + t.daemon()
+            + t.link()
+            + t.allReduce()
+            + t.sample();
+    assertEquals(t.seconds(), sum, 1e-12, what);
+    assertTrue(t.allReduce() > 0, what);
   }
 
   /**

@@ -68,6 +68,7 @@ class RecordedWorkTest {
         new GpuProjection(DeviceModel.load("a100-pcie"), MemoryPlacement.DEVICE, 1);
     List<RoundCosts> rounds = rounds(run, 2, projection);
     int perEpoch = rounds.size() / 2;
+    long repeated = 0;
     for (int r = 0; r < rounds.size(); r++) {
       RoundWork w = rounds.get(r).work();
       RoundWork.ItemWork item = w.items().get(0);
@@ -76,11 +77,16 @@ class RecordedWorkTest {
       assertEquals(first, item.memoryUpdate().size() > 0, "round " + r + ": memory updater");
       assertEquals(first, w.optimizer().size() > 0, "round " + r + ": optimizer");
       assertTrue(item.memoryReadBytes() > 0 && item.inputBytes() > 0 && item.writeBytes() > 0);
+      // whole edge-feature rows (3 floats) that a per-sampled-edge gather (DistTGL's) adds
+      assertEquals(0, item.repeatedEdgeFeatureBytes() % (3 * 4), "round " + r);
+      repeated += item.repeatedEdgeFeatureBytes();
       assertEquals(1, w.commits().size());
       assertEquals(0, w.gradientBytes() % 4);
     }
     assertEquals(rounds.size(), projection.rounds());
     assertTrue(projection.seconds() > 0);
+    // an event's edge sits in both its endpoints' neighbourhoods: sampled twice, one distinct row
+    assertTrue(repeated > 0, "no edge was sampled twice in a layer");
   }
 
   /**
