@@ -2,6 +2,7 @@ package dev.depbloom.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.depbloom.bench.DeviceRecommendation;
+import dev.depbloom.bench.LocalBatchRecommendation;
 import dev.depbloom.bench.WorkRecording;
 import dev.depbloom.data.EventStream;
 import dev.depbloom.data.InputException;
@@ -110,6 +111,16 @@ final class ProfileCommand implements Callable<Integer> {
       description = "Training rounds recorded for the pricing (default 20).")
   int recordRounds;
 
+  @Option(
+      names = "--min-steps",
+      paramLabel = "N",
+      defaultValue = "46",
+      description =
+          "With --device-model, the local placement's k > 1 is recommended only where it keeps at"
+              + " least N optimizer steps an epoch (default 46: the LB+IMR(4) run on Wikipedia TGN"
+              + " that held accuracy, docs/measurements/fig15-wikipedia.md).")
+  int minSteps;
+
   @Mixin JsonOption output;
 
   @Spec CommandSpec spec;
@@ -130,12 +141,15 @@ final class ProfileCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - start) / 1e9;
     DeviceRecommendation.Result priced =
         deviceModel == null ? null : priced(profile, events, settings, err);
+    LocalBatchRecommendation.Result local =
+        deviceModel == null ? null : local(events, settings, err);
     if (output.json) {
-      out.println(ProfileReport.json(profile, source, seconds, priced));
+      out.println(ProfileReport.json(profile, source, seconds, priced, local));
     } else {
       out.print(ProfileReport.tables(profile, source, seconds));
       if (priced != null) {
         out.print(ProfileReport.priced(priced));
+        out.print(ProfileReport.local(local));
       }
     }
     out.flush();
@@ -169,6 +183,24 @@ final class ProfileCommand implements Callable<Integer> {
     long rowBytes =
         4L * memory.dim() + 8 + (4L * memory.mailDim(edgeDim) + 8) * memory.mailboxSize() + 4;
     return DeviceRecommendation.recommend(profile, recorded, m, rowBytes);
+  }
+
+  /** The local placement's k priced on {@code --device-model} (issue 45). */
+  private LocalBatchRecommendation.Result local(
+      EventStream events, ProfileSettings settings, PrintWriter err) {
+    if (minSteps < 1) {
+      throw new InputException("--min-steps: expected at least 1, got " + minSteps);
+    }
+    return LocalBatchRecommendation.recommend(
+        events,
+        model,
+        settings.devices(),
+        settings.batchSize(),
+        edgeFeatureDim == null ? 0 : edgeFeatureDim,
+        recordRounds,
+        DeviceModel.load(deviceModel),
+        minSteps,
+        err);
   }
 
   private ProfileSettings settings() {

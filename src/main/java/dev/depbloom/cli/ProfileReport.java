@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.depbloom.bench.DeviceRecommendation;
+import dev.depbloom.bench.LocalBatchRecommendation;
 import dev.depbloom.partition.Partitioner;
 import dev.depbloom.profile.DependencyProfile;
 import dev.depbloom.profile.HotColdRows;
@@ -197,8 +198,8 @@ final class ProfileReport {
     line(t, "");
     line(
         t,
-        "Priced on the GPU device model '%s' (projected from one recorded item; events at risk as"
-            + " above)",
+        "Spread placement (one micro-batch a device, P x k = G), priced on the GPU device model"
+            + " '%s' (projected from one recorded item; events at risk as above)",
         r.deviceModel());
     line(
         t,
@@ -223,12 +224,49 @@ final class ProfileReport {
           c.eventsPerSecond());
     }
     line(t, "");
-    line(t, "Recommendation %s", r.reason());
+    line(t, "Spread recommendation %s", r.reason());
+    return t.toString();
+  }
+
+  /** The local placement's micro-batch counts priced, and the recommended one. */
+  static String local(LocalBatchRecommendation.Result r) {
+    StringBuilder t = new StringBuilder();
+    line(t, "");
+    line(
+        t,
+        "Local placement (each chain's k x B refined on its GPU), priced on '%s' (projected):",
+        r.deviceModel());
+    line(
+        t,
+        "%2s  %10s  %14s  %8s  %12s  %4s",
+        "k",
+        "round ms",
+        "events/s",
+        "x k=1",
+        "steps/epoch",
+        "pays");
+    for (LocalBatchRecommendation.Priced c : r.candidates()) {
+      line(
+          t,
+          "%2d  %10.2f  %,14.0f  %8.2f  %12d  %4s",
+          c.microBatches(),
+          1e3 * c.roundSeconds(),
+          c.eventsPerSecond(),
+          c.speedup(),
+          c.stepsPerEpoch(),
+          c.pays() ? "yes" : "no");
+    }
+    line(t, "");
+    line(t, "Local recommendation %s", r.reason());
     return t.toString();
   }
 
   static String json(
-      DependencyProfile p, String source, double seconds, DeviceRecommendation.Result priced)
+      DependencyProfile p,
+      String source,
+      double seconds,
+      DeviceRecommendation.Result priced,
+      LocalBatchRecommendation.Result local)
       throws JsonProcessingException {
     ProfileSettings s = p.settings();
     ObjectNode root = JSON.createObjectNode();
@@ -279,6 +317,23 @@ final class ProfileReport {
       d.put("microBatches", priced.chosen().microBatches());
       d.put("projectedEventsPerSecond", priced.chosen().eventsPerSecond());
       d.put("reason", priced.reason());
+      if (local != null) {
+        ObjectNode l = d.putObject("local");
+        l.put("microBatches", local.chosen().microBatches());
+        l.put("projectedEventsPerSecond", local.chosen().eventsPerSecond());
+        l.put("minSteps", local.minSteps());
+        l.put("reason", local.reason());
+        ArrayNode cs = l.putArray("candidates");
+        for (LocalBatchRecommendation.Priced c : local.candidates()) {
+          ObjectNode o = cs.addObject();
+          o.put("microBatches", c.microBatches());
+          o.put("roundSeconds", c.roundSeconds());
+          o.put("projectedEventsPerSecond", c.eventsPerSecond());
+          o.put("speedup", c.speedup());
+          o.put("stepsPerEpoch", c.stepsPerEpoch());
+          o.put("pays", c.pays());
+        }
+      }
     }
     root.put("seconds", Math.round(seconds * 100) / 100.0);
     return JSON.writeValueAsString(root);

@@ -126,5 +126,62 @@ class ProfileCommandTest {
     assertEquals(4, d.get("chains").asInt() * d.get("microBatches").asInt());
     assertTrue(d.get("projectedEventsPerSecond").asDouble() > 0, d.toString());
     assertTrue(stderr().contains("recording 3 training rounds of jodie"), stderr());
+    // the local placement: k = 1, 2, 4, 8 priced; 210 training events at G = 4, B = 20 leave
+    // fewer than 46 optimizer steps an epoch at any k, so no k > 1 pays and k = 1 is recommended
+    JsonNode local = d.get("local");
+    assertEquals(1, local.get("microBatches").asInt(), local.toString());
+    assertTrue(local.get("reason").asText().contains("no k > 1 pays"), local.toString());
+    for (JsonNode c : local.get("candidates")) {
+      assertEquals(c.get("microBatches").asInt() == 1, c.get("pays").asBoolean(), c.toString());
+    }
+  }
+
+  /**
+   * With the step bar lowered, a k > 1 is recommended where it projects more than 9/7 of k = 1's
+   * events/s: the fastest such k, and every k it passes over is either slower or fails a bar.
+   */
+  @Test
+  void theLocalPlacementsKIsTheFastestThatClearsBothBars() throws IOException {
+    String data = DataFiles.fixture("cuts/wikipedia-head300.csv").toString();
+    int status =
+        Main.run(
+            "profile",
+            "--data",
+            data,
+            "--devices",
+            "1",
+            "--batch-size",
+            "10",
+            "--windows",
+            "120",
+            "--device-model",
+            "a100-pcie",
+            "--model",
+            "jodie",
+            "--record-rounds",
+            "2",
+            "--min-steps",
+            "2",
+            "--json");
+    assertEquals(0, status, stderr());
+    List<String> lines = stdout().lines().toList();
+    JsonNode local =
+        new ObjectMapper()
+            .readTree(lines.get(lines.size() - 1))
+            .get("deviceRecommendation")
+            .get("local");
+    int chosen = local.get("microBatches").asInt();
+    double best = local.get("projectedEventsPerSecond").asDouble();
+    assertTrue(chosen > 1, "a launch-bound k x 10 on an A100 pays at some k: " + local);
+    for (JsonNode c : local.get("candidates")) {
+      boolean clears =
+          c.get("microBatches").asInt() == 1
+              || (c.get("speedup").asDouble() > 9.0 / 7.0 && c.get("stepsPerEpoch").asInt() >= 2);
+      assertEquals(clears, c.get("pays").asBoolean(), c.toString());
+      if (clears) {
+        assertTrue(c.get("projectedEventsPerSecond").asDouble() <= best, c.toString());
+      }
+    }
+    assertTrue(stderr().contains("as one chain of k=8 x 10 (local)"), stderr());
   }
 }
