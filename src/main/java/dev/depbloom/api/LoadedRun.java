@@ -140,8 +140,7 @@ final class LoadedRun implements AutoCloseable {
   MemoryStore checkpointMemory(int rows) {
     MemoryStore memory = TrainingSession.memoryStore(spec, 1, rows);
     int viewCount = run.schedule().memoryViews();
-    int view =
-        Schedules.of(run.schedule(), run.events(), run.split(), batchSize()).validationView();
+    int view = Schedules.of(run).validationView();
     try (MemoryStore views = TrainingSession.memoryStore(spec, viewCount, nodeCount())) {
       Checkpoint.load(saved.dir().checkpoint(bestEpoch), replica.model(), null, views.views());
       int[] all = new int[nodeCount()];

@@ -60,8 +60,7 @@ public final class TrainingBenchmark {
    * {@code rssEvery} timed steps.
    */
   public static Result run(TrainingRun run, int warmup, int steps, int rssEvery) {
-    Schedule schedule =
-        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
+    Schedule schedule = Schedules.of(run);
     try (TrainingSession session = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(
@@ -72,22 +71,22 @@ public final class TrainingBenchmark {
                 schedule.commitPolicy())) {
       session.replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
-      List<RoundPlan> rounds = List.of();
+      RoundRunner.EpochRounds rounds = null;
       long events = 0;
       long t0 = 0;
       int epoch = 0;
       for (int i = 0; i < warmup + steps; i++) {
-        int r = rounds.isEmpty() ? 0 : i % rounds.size();
-        if (r == 0) {
-          rounds = schedule.plan(++epoch);
+        if (rounds == null || !rounds.hasNext()) {
+          epoch++;
+          rounds = runner.epoch(schedule.plan(epoch), epoch);
         }
         if (i == warmup) {
           runner.resetTimers();
           rss.add(new RssSample(0, residentMb()));
           t0 = System.nanoTime();
         }
-        RoundPlan round = rounds.get(r);
-        runner.run(round, r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch);
+        RoundPlan round = rounds.peek();
+        rounds.runNext();
         if (i >= warmup) {
           events += round.events();
           int done = i - warmup + 1;

@@ -60,8 +60,7 @@ public final class WorkRecording {
     RunConfig config = RunConfig.zoo(model, overrides);
     TrainingRun run =
         new TrainingRun(data, "recorded", split, config, 0, new ThreadBudget(1, 1), 1);
-    Schedule schedule =
-        Schedules.of(config.schedule(), run.events(), split, config.model().train().batchSize());
+    Schedule schedule = Schedules.of(run);
     List<RoundWork> out = new ArrayList<>();
     try (TrainingSession session = new TrainingSession(run.session());
         RoundRunner runner =
@@ -72,8 +71,9 @@ public final class WorkRecording {
       session.replica().model().train(true);
       List<RoundPlan> rounds = schedule.plan(1);
       int n = maxRounds > 0 ? Math.min(maxRounds, rounds.size()) : rounds.size();
-      for (int r = 0; r < n; r++) {
-        runner.run(rounds.get(r), r + 1 < rounds.size() ? rounds.get(r + 1) : null, 1);
+      RoundRunner.EpochRounds epoch = runner.epoch(rounds, 1);
+      while (epoch.nextIndex() < n) {
+        epoch.runNext();
       }
       runner.drain();
       // every round of the epoch, when only the first n were recorded: they stand for the rest

@@ -132,6 +132,47 @@ public final class RoundRunner implements AutoCloseable {
   }
 
   /**
+   * Epoch {@code epoch}'s {@code rounds}, to be run in order through the returned cursor, which
+   * gives each round the round after it as its look-ahead ({@link #run(RoundPlan, RoundPlan, int)};
+   * none after the epoch's last): the one place the look-ahead is decided.
+   */
+  public EpochRounds epoch(List<RoundPlan> rounds, int epoch) {
+    return new EpochRounds(rounds, epoch);
+  }
+
+  /** A cursor over one epoch's rounds ({@link #epoch}). */
+  public final class EpochRounds {
+    private final List<RoundPlan> rounds;
+    private final int epoch;
+    private int next;
+
+    private EpochRounds(List<RoundPlan> rounds, int epoch) {
+      this.rounds = List.copyOf(rounds);
+      this.epoch = epoch;
+    }
+
+    public boolean hasNext() {
+      return next < rounds.size();
+    }
+
+    /** The index of the round {@link #runNext()} runs next. */
+    public int nextIndex() {
+      return next;
+    }
+
+    /** The round {@link #runNext()} runs next. */
+    public RoundPlan peek() {
+      return rounds.get(next);
+    }
+
+    /** Runs the next round with its look-ahead; returns the mean loss of its events. */
+    public double runNext() {
+      RoundPlan round = rounds.get(next++);
+      return run(round, next < rounds.size() ? rounds.get(next) : null, epoch);
+    }
+  }
+
+  /**
    * Runs one training round of epoch {@code epoch}; {@code next} is the round after it in the same
    * epoch, or null. When the commit plans ahead (the critical path), {@code next} is planned
    * (sampled) by the coordinating thread while the workers train this round, and its reads decide

@@ -19,6 +19,15 @@ public final class Schedules {
   private Schedules() {}
 
   /**
+   * The run's schedule over its training events, at the batch size of its model config: the one
+   * route by which the batch size reaches the rounds (docs/architecture.md). A {@code depbloom}
+   * config must be resolved ({@link #resolve}) first.
+   */
+  public static Schedule of(TrainingRun run) {
+    return of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
+  }
+
+  /**
    * The schedule over the training events of {@code split} with batch size {@code batchSize}. A
    * {@code depbloom} config must be resolved ({@link #resolve}) first.
    */

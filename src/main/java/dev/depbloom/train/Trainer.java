@@ -76,8 +76,7 @@ public final class Trainer implements AutoCloseable {
     this.config = run.model();
     this.collective = collective;
     this.session = new TrainingSession(run.session());
-    Schedule schedule =
-        Schedules.of(run.schedule(), run.events(), run.split(), config.train().batchSize());
+    Schedule schedule = Schedules.of(run);
     try {
       schedule.checkWorldSize(collective.worldSize());
     } catch (RuntimeException e) {
@@ -292,13 +291,11 @@ public final class Trainer implements AutoCloseable {
     double lossSum = 0; // of the rounds' losses, each the mean over the round's events
     long events = 0;
     boolean stopped = false;
-    for (int r = 0; r < rounds.size(); r++) {
-      RoundPlan round = rounds.get(r);
-      lossSum +=
-          finite(
-              runner.run(round, r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch),
-              epoch,
-              round);
+    RoundRunner.EpochRounds cursor = runner.epoch(rounds, epoch);
+    while (cursor.hasNext()) {
+      int r = cursor.nextIndex();
+      RoundPlan round = cursor.peek();
+      lossSum += finite(cursor.runNext(), epoch, round);
       events += round.events();
       trainedEvents += round.events();
       for (TrainingListener l : listeners) {

@@ -47,9 +47,9 @@ class RecordedWorkTest {
           });
       s.replica().model().train(true);
       for (int epoch = 1; epoch <= epochs; epoch++) {
-        List<RoundPlan> plan = schedule.plan(epoch);
-        for (int r = 0; r < plan.size(); r++) {
-          runner.run(plan.get(r), r + 1 < plan.size() ? plan.get(r + 1) : null, epoch);
+        RoundRunner.EpochRounds rounds = runner.epoch(schedule.plan(epoch), epoch);
+        while (rounds.hasNext()) {
+          rounds.runNext();
         }
         runner.drain();
       }

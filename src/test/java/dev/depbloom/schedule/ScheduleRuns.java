@@ -73,8 +73,7 @@ public final class ScheduleRuns {
 
   /** As {@link #train(TrainingRun, int, CommitPolicy)}, the replica on {@code device}. */
   public static State train(TrainingRun run, int epochs, CommitPolicy commit, RankDevice device) {
-    Schedule schedule =
-        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
+    Schedule schedule = Schedules.of(run);
     List<Double> losses = new ArrayList<>();
     try (StepScope scope = new StepScope();
         TrainingSession s = new TrainingSession(run.session(), device);
@@ -87,10 +86,9 @@ public final class ScheduleRuns {
                 commit != null ? commit : schedule.commitPolicy())) {
       s.replica().model().train(true);
       for (int epoch = 1; epoch <= epochs; epoch++) {
-        List<RoundPlan> rounds = schedule.plan(epoch);
-        for (int r = 0; r < rounds.size(); r++) {
-          losses.add(
-              runner.run(rounds.get(r), r + 1 < rounds.size() ? rounds.get(r + 1) : null, epoch));
+        RoundRunner.EpochRounds rounds = runner.epoch(schedule.plan(epoch), epoch);
+        while (rounds.hasNext()) {
+          losses.add(rounds.runNext());
         }
         runner.drain();
       }

@@ -182,8 +182,7 @@ class WindowMergeTest {
    * see every view just before and after each one.
    */
   private static List<Merge> trainCheckingMerges(TrainingRun run, int epochs) {
-    Schedule schedule =
-        Schedules.of(run.schedule(), run.events(), run.split(), run.model().train().batchSize());
+    Schedule schedule = Schedules.of(run);
     List<Merge> merges = new ArrayList<>();
     try (StepScope scope = new StepScope();
         TrainingSession s = new TrainingSession(run.session());
