@@ -19,6 +19,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import statistics
 
 parser = argparse.ArgumentParser(description="Summarises the parts of the converged comparison.")
@@ -33,10 +34,10 @@ read_factors = {k: float(v) for k, v in (kv.split("=") for kv in options.read_fa
 CLOCK_KIND = {"here": "measured on 2 CPU workers", "measured": "projected (this machine's costs)"}
 
 
-def fastest(rows, prefix, clock, key, exclude=None):
+def fastest(rows, prefix, clock, key, keep=None):
     best = None
     for r in rows:
-        if not r["label"].startswith(prefix) or (exclude and exclude in r["label"]):
+        if not r["label"].startswith(prefix) or (keep and not keep(r["label"])):
             continue
         t = r["targets"].get(clock, {}).get(key)
         if t is not None and (best is None or t < best[1]):
@@ -73,8 +74,21 @@ for part in parts:
         f"{rows[0]['run']['bestValAp']:.4f} | {best('disttgl')} | {best('depbloom')} | {capped} of {len(rows)} |"
     )
 print()
-# "depbloom" rows: every DepBloom row; "paper" rows: without prefill (ours, not the paper's)
-VARIANTS = {"depbloom": None, "paper": "prefill"}
+
+
+def groups(label):
+    """A DepBloom row's memory groups M (labels "depbloom M=2" before 2026-12-06, "... M=2" since)."""
+    m = re.search(r"M=(\d+)", label)
+    return int(m.group(1)) if m else 1
+
+
+# DepBloom rows: all of them; without prefill (ours, not the paper's); the paper's techniques only
+# (no prefill and one memory group: memory groups are DistTGL's memory parallelism)
+VARIANTS = {
+    "all": None,
+    "without prefill": lambda l: "prefill" not in l,
+    "paper's techniques only (no prefill, M=1)": lambda l: "prefill" not in l and groups(l) == 1,
+}
 ratios = {(c, k, v): [] for c in clocks for k in ("seconds", "sustainedSeconds") for v in VARIANTS}
 # parts that only one system's rows reach: no ratio, so outside the means, but a win to count
 only = collections.Counter()  # (clock, key, variant, system) -> parts
@@ -86,11 +100,11 @@ for part in parts:
     for clock in clocks:
         if not all(clock in r["targets"] for r in rows):
             continue
-        for variant, exclude in VARIANTS.items():
+        for variant, keep in VARIANTS.items():
             cells = []
             for key in ("seconds", "sustainedSeconds"):
                 dt = fastest(rows, "disttgl", clock, key)
-                db = fastest(rows, "depbloom", clock, key, exclude)
+                db = fastest(rows, "depbloom", clock, key, keep)
                 if dt and db:
                     ratio = dt[1] / db[1]
                     ratios[(clock, key, variant)].append(ratio)
@@ -103,8 +117,7 @@ for part in parts:
                         f"{db[0]['label'] + ' ' + fmt(db[1]) if db else 'none reached'} | -"
                     )
             kind = CLOCK_KIND.get(clock, "projected (GPU model)")
-            which = "all" if variant == "depbloom" else "without prefill"
-            print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {which} | {cells[0]} | {cells[1]} |")
+            print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {variant} | {cells[0]} | {cells[1]} |")
 print()
 print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio (first crossing / sustained) | parts only disttgl reaches (first / sustained) | parts only depbloom reaches (first / sustained) |")
 print("|---|---|---|---|---|---|---|")
@@ -112,7 +125,7 @@ for clock in clocks:
     for variant in VARIANTS:
         a, b = ratios[(clock, "seconds", variant)], ratios[(clock, "sustainedSeconds", variant)]
         if a or b:
-            which = "all" if variant == "depbloom" else "without prefill"
+            which = variant
             m = lambda v: f"{statistics.mean(v):.2f}x" if v else "-"
             n = lambda s: f"{only[(clock, 'seconds', variant, s)]} / {only[(clock, 'sustainedSeconds', variant, s)]}"
             print(f"| {clock} | {which} | {m(a)} | {m(b)} | {len(a)} / {len(b)} | {n('disttgl')} | {n('depbloom')} |")
