@@ -98,23 +98,15 @@ public final class LocalBatchRecommendation {
         continue; // fewer training events than one large batch: nothing to price
       }
       GpuRoundModel gpu = new GpuRoundModel(device, MemoryPlacement.DEVICE, devices);
-      double seconds = 0;
-      double previous = 0;
-      long trained = 0;
-      for (RoundWork r : w) {
-        double t = gpu.round(r, previous).seconds();
-        seconds += t;
-        previous = t;
-        trained += r.events();
-      }
-      double evs = devices * trained / seconds;
+      double perGpu = eventsPerSecond(w, gpu);
+      double evs = devices * perGpu;
       if (priced.isEmpty()) {
         base = evs;
       }
       long steps = (train + (long) devices * k * batchSize - 1) / ((long) devices * k * batchSize);
       boolean pays =
           priced.isEmpty() || (evs / base > MEASURED_EVENTS_PENALTY && steps >= minSteps);
-      priced.add(new Priced(k, seconds / w.size(), evs, evs / base, steps, pays));
+      priced.add(new Priced(k, (double) k * batchSize / perGpu, evs, evs / base, steps, pays));
     }
     Priced chosen = priced.get(0);
     for (Priced p : priced) {
@@ -167,12 +159,34 @@ public final class LocalBatchRecommendation {
         bars);
   }
 
+  /** The recorded rounds' events over their projected seconds, each after the one before. */
+  static double eventsPerSecond(List<RoundWork> rounds, GpuRoundModel model) {
+    double seconds = 0;
+    double previous = 0;
+    long events = 0;
+    for (RoundWork w : rounds) {
+      double t = model.round(w, previous).seconds();
+      seconds += t;
+      previous = t;
+      events += w.events();
+    }
+    return events / seconds;
+  }
+
   /** One chain of {@code k} refined micro-batches of {@code b} on one device, one window. */
   static Map<String, String> local(int k, int b, int train) {
+    return chain(k, b, train, "local");
+  }
+
+  /**
+   * One chain of {@code k} refined micro-batches of {@code b} over one window of the training span,
+   * placed {@code placement} ({@code local} or {@code spread}), without the critical path.
+   */
+  static Map<String, String> chain(int k, int b, int train, String placement) {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("train.batch_size", String.valueOf(b));
     o.put("schedule.name", "depbloom");
-    o.put("schedule.placement", "local");
+    o.put("schedule.placement", placement);
     o.put("schedule.chains", "1");
     o.put("schedule.micro_batches", String.valueOf(k));
     o.put("schedule.window", String.valueOf(Math.max(train, 2 * k * b)));

@@ -126,21 +126,8 @@ public final class LargeBatchProjection {
     }
   }
 
-  /**
-   * One chain of k micro-batches of 600 over the whole training span, refined, no critical path.
-   */
   private static Map<String, String> local(int k, int train, String placement) {
-    Map<String, String> o = new LinkedHashMap<>();
-    o.put("train.batch_size", "600");
-    o.put("schedule.name", "depbloom");
-    o.put("schedule.placement", placement);
-    o.put("schedule.chains", "1");
-    o.put("schedule.micro_batches", String.valueOf(k));
-    o.put("schedule.window", String.valueOf(train));
-    o.put("schedule.partitioner", "contiguous");
-    o.put("schedule.refine", "true");
-    o.put("schedule.critical_path", "false");
-    return o;
+    return LocalBatchRecommendation.chain(k, 600, train, placement);
   }
 
   private static int devices(List<RoundWork> w) {
@@ -151,17 +138,7 @@ public final class LargeBatchProjection {
     return max;
   }
 
-  /** The recorded rounds' events over their projected seconds, each after the one before. */
   private static double eventsPerSecond(List<RoundWork> rounds, GpuRoundModel model) {
-    double seconds = 0;
-    double previous = 0;
-    long events = 0;
-    for (RoundWork w : rounds) {
-      double t = model.round(w, previous).seconds();
-      seconds += t;
-      previous = t;
-      events += w.events();
-    }
-    return events / seconds;
+    return LocalBatchRecommendation.eventsPerSecond(rounds, model);
   }
 }

@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +35,30 @@ class ProfileCommandTest {
   void restoreStandardStreams() {
     System.setOut(savedOut);
     System.setErr(savedErr);
+  }
+
+  /**
+   * {@code profile --json} of the Wikipedia fixture's head with windows of 120, priced on a100-pcie
+   * from JODIE, with {@code options}: its {@code deviceRecommendation}.
+   */
+  private JsonNode pricedOnAnA100(String... options) throws IOException {
+    List<String> args = new ArrayList<>();
+    args.addAll(
+        List.of(
+            "profile",
+            "--data",
+            DataFiles.fixture("cuts/wikipedia-head300.csv").toString(),
+            "--windows",
+            "120",
+            "--device-model",
+            "a100-pcie",
+            "--model",
+            "jodie",
+            "--json"));
+    args.addAll(List.of(options));
+    assertEquals(0, Main.run(args.toArray(String[]::new)), stderr());
+    List<String> lines = stdout().lines().toList();
+    return new ObjectMapper().readTree(lines.get(lines.size() - 1)).get("deviceRecommendation");
   }
 
   private String stdout() {
@@ -99,29 +124,7 @@ class ProfileCommandTest {
    */
   @Test
   void aDeviceModelPricesTheCandidatesAndRecommendsAmongTheLeastAtRisk() throws IOException {
-    String data = DataFiles.fixture("cuts/wikipedia-head300.csv").toString();
-    int status =
-        Main.run(
-            "profile",
-            "--data",
-            data,
-            "--devices",
-            "4",
-            "--batch-size",
-            "20",
-            "--windows",
-            "120",
-            "--device-model",
-            "a100-pcie",
-            "--model",
-            "jodie",
-            "--record-rounds",
-            "3",
-            "--json");
-    assertEquals(0, status, stderr());
-    List<String> lines = stdout().lines().toList();
-    JsonNode json = new ObjectMapper().readTree(lines.get(lines.size() - 1));
-    JsonNode d = json.get("deviceRecommendation");
+    JsonNode d = pricedOnAnA100("--devices", "4", "--batch-size", "20", "--record-rounds", "3");
     assertEquals("a100-pcie", d.get("deviceModel").asText());
     assertEquals(4, d.get("chains").asInt() * d.get("microBatches").asInt());
     assertTrue(d.get("projectedEventsPerSecond").asDouble() > 0, d.toString());
@@ -142,33 +145,9 @@ class ProfileCommandTest {
    */
   @Test
   void theLocalPlacementsKIsTheFastestThatClearsBothBars() throws IOException {
-    String data = DataFiles.fixture("cuts/wikipedia-head300.csv").toString();
-    int status =
-        Main.run(
-            "profile",
-            "--data",
-            data,
-            "--devices",
-            "1",
-            "--batch-size",
-            "10",
-            "--windows",
-            "120",
-            "--device-model",
-            "a100-pcie",
-            "--model",
-            "jodie",
-            "--record-rounds",
-            "2",
-            "--min-steps",
-            "2",
-            "--json");
-    assertEquals(0, status, stderr());
-    List<String> lines = stdout().lines().toList();
     JsonNode local =
-        new ObjectMapper()
-            .readTree(lines.get(lines.size() - 1))
-            .get("deviceRecommendation")
+        pricedOnAnA100(
+                "--devices", "1", "--batch-size", "10", "--record-rounds", "2", "--min-steps", "2")
             .get("local");
     int chosen = local.get("microBatches").asInt();
     double best = local.get("projectedEventsPerSecond").asDouble();
