@@ -246,7 +246,10 @@ public final class Evaluator {
         from,
         to,
         (batch, stream) ->
-            session.step().replay(session.planner().planWrite(batch, stream, sampler), memory, 0));
+            session
+                .step()
+                .scoring()
+                .replay(session.planner().planWrite(batch, stream, sampler), memory, 0));
   }
 
   /**

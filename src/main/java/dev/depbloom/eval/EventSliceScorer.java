@@ -14,6 +14,7 @@ import dev.depbloom.step.BatchScores;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.MemoryWriteSink;
 import dev.depbloom.step.ScoredMemory;
+import dev.depbloom.step.ScoringStep;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.WorkerPool;
 import java.util.ArrayList;
@@ -30,9 +31,9 @@ import org.bytedeco.pytorch.Tensor;
  * Scores the events of a batch against many negatives each (the test pass): the batch's events are
  * cut into slices, each slice is one forward pass over its positives and all their negatives, and
  * the passes run in parallel on the workers. Memory is read-only while they run; afterwards the
- * batch writes memory once ({@link DeviceStep#write}: the write depends only on the true endpoints,
- * so it equals the write of one scoring pass; their updated memory is among the slices', so the
- * write reuses it rather than updating them again).
+ * batch writes memory once ({@link ScoringStep#write}: the write depends only on the true
+ * endpoints, so it equals the write of one scoring pass; their updated memory is among the slices',
+ * so the write reuses it rather than updating them again).
  *
  * <p>Every root is sampled under the key of its position in the whole batch ({@link
  * BatchPlanner#plan(Batch, long, NeighborSampler, int[])}), so the scores are those of one pass
@@ -73,7 +74,7 @@ public final class EventSliceScorer implements AutoCloseable {
   /** Rows per part of a replay batch's memory update, at least. */
   static final int REPLAY_PART_ROWS = 256;
 
-  private final DeviceStep step;
+  private final ScoringStep step;
   private final BatchPlanner planner;
   private final int workers;
   private final WorkerPool pool; // workers - 1 helper threads, or null for one worker
@@ -105,7 +106,7 @@ public final class EventSliceScorer implements AutoCloseable {
   }
 
   public EventSliceScorer(DeviceStep step, BatchPlanner planner, ModelConfig config, int workers) {
-    this.step = step;
+    this.step = step.scoring();
     this.planner = planner;
     this.workers = workers;
     this.pool = workers > 1 ? new WorkerPool("depbloom-scorer", workers - 1) : null;

@@ -98,6 +98,7 @@ final class MemoryExchange implements AutoCloseable {
             Batch batch = session.batch(round.index(), b[0], b[1], 0, keys);
             session
                 .step()
+                .scoring()
                 .replay(session.planner().planWrite(batch, stream, sampler), memory, view);
           }
         }

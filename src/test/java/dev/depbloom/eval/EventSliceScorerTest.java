@@ -8,7 +8,6 @@ import dev.depbloom.TinyStreams;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.step.BatchScores;
-import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.ScoredMemory;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.Tensors;
@@ -88,8 +87,8 @@ class EventSliceScorerTest {
 
   /**
    * The test's replay runs its memory update in parts on the workers: the memory it writes equals
-   * that of the one-worker replay ({@link DeviceStep#replay}) up to float rounding, and is the same
-   * bit for bit on one worker as on two.
+   * that of the one-worker replay ({@link dev.depbloom.step.ScoringStep#replay}) up to float
+   * rounding, and is the same bit for bit on one worker as on two.
    */
   @ParameterizedTest
   @ValueSource(strings = {"tgn", "apan", "jodie", "jodie+mail", "tgn+mail"})
@@ -107,8 +106,8 @@ class EventSliceScorerTest {
 
   /**
    * Replays batches of 300 events (about 600 reads: two parts) over the first 600 events into a
-   * fresh memory, on {@code workers} workers (0: {@link DeviceStep#replay} alone); returns its
-   * memory and mail.
+   * fresh memory, on {@code workers} workers (0: {@link dev.depbloom.step.ScoringStep#replay}
+   * alone); returns its memory and mail.
    */
   private static float[][] replay(TrainingRun run, int workers) {
     try (TrainingSession s = new TrainingSession(run.session());
@@ -119,7 +118,7 @@ class EventSliceScorerTest {
       for (int i = 0; i < 2; i++) {
         Batch batch = s.batch(i, 300 * i, 300 * i + 300, 0, 5, 0, 300 * i);
         if (workers == 0) {
-          s.step().replay(s.planner().planWrite(batch, i, s.sampler(0)), memory, 0);
+          s.step().scoring().replay(s.planner().planWrite(batch, i, s.sampler(0)), memory, 0);
         } else {
           scorer.replay(batch, i, s.sampler(0), memory, 0);
         }
@@ -201,10 +200,10 @@ class EventSliceScorerTest {
 
   /**
    * Positive scores, negative scores and final memory of batches 3 to 5; {@code eventsPerPass} 0
-   * means one {@link DeviceStep#evaluate} pass per batch, negative the scorer's own slicing. (In
-   * the first batches DySAT's oldest snapshot is empty for most roots, and an attention layer
-   * without any sampled edge in its pass returns zeros, as TGL's does: a slice could then differ
-   * from the whole batch.)
+   * means one {@link dev.depbloom.step.ScoringStep#evaluate} pass per batch, negative the scorer's
+   * own slicing. (In the first batches DySAT's oldest snapshot is empty for most roots, and an
+   * attention layer without any sampled edge in its pass returns zeros, as TGL's does: a slice
+   * could then differ from the whole batch.)
    */
   private static float[][] score(TrainingRun run, int eventsPerPass, int workers) {
     try (TrainingSession s = new TrainingSession(run.session());
@@ -220,6 +219,7 @@ class EventSliceScorerTest {
         BatchScores scores =
             eventsPerPass == 0
                 ? s.step()
+                    .scoring()
                     .evaluate(s.planner().plan(batch, i, s.sampler(0)), s.memory(), 0, i, true)
                 : scorer.score(batch, i, s.sampler(0), s.memory(), 0, true);
         pos = concat(pos, scores.positive());

@@ -43,6 +43,7 @@ public final class Steps implements AutoCloseable {
   public BatchScores evaluate(Batch batch, long stream, boolean writeMemory) {
     return session
         .step()
+        .scoring()
         .evaluate(
             session.planner().plan(batch, stream, session.sampler(0)),
             session.memory(),
@@ -54,6 +55,7 @@ public final class Steps implements AutoCloseable {
   public void replay(Batch batch, long stream) {
     session
         .step()
+        .scoring()
         .replay(
             session.planner().planWrite(batch, stream, session.sampler(0)), session.memory(), 0);
   }
