@@ -32,6 +32,7 @@ class CandidatesTest {
             "depbloom P=4 k=4 B=600 M=1",
             "depbloom P=2 k=1 B=600 M=2",
             "depbloom P=2 k=4 B=600 M=2",
+            "depbloom P=1 k=4 B=600 M=4",
             "depbloom prefill P=4 k=1 B=600 M=1",
             "depbloom prefill P=4 k=4 B=600 M=1",
             "depbloom prefill P=2 k=1 B=600 M=2",

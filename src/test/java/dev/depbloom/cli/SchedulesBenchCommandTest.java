@@ -76,11 +76,13 @@ class SchedulesBenchCommandTest {
             "--check-devices",
             "2");
     JsonNode rows = summary.get("rows");
-    // sequential, disttgl (i, j, k) = (2,1,1), (1,2,1) and (1,1,2), depbloom and depbloom prefill
-    // (P = 2, k = 2, one memory group) and three ablations
-    assertEquals(9, rows.size());
+    // sequential, disttgl (i, j, k) = (2,1,1), (1,2,1) and (1,1,2), depbloom (P = 2, k = 2, one
+    // memory group; P = 1, k = 2, two memory groups), depbloom prefill (P = 2 only: one chain has
+    // nothing to replay) and three ablations
+    assertEquals(10, rows.size());
     assertEquals("disttgl i=1 j=2 k=1 B=100", rows.get(2).get("label").asText());
-    assertEquals("depbloom prefill P=2 k=2 B=100 M=1", rows.get(5).get("label").asText());
+    assertEquals("depbloom P=1 k=2 B=100 M=2", rows.get(5).get("label").asText());
+    assertEquals("depbloom prefill P=2 k=2 B=100 M=1", rows.get(6).get("label").asText());
     for (JsonNode row : rows) {
       for (String clock : List.of("here", "measured", "a100-pcie")) {
         JsonNode t = row.get("targets").get(clock);
