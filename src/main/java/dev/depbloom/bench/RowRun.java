@@ -2,8 +2,8 @@ package dev.depbloom.bench;
 
 import dev.depbloom.eval.TestMetrics;
 import dev.depbloom.model.config.TrainConfig;
-import dev.depbloom.observe.DeviceProjection;
 import dev.depbloom.projection.DeviceModel;
+import dev.depbloom.projection.DeviceProjection;
 import dev.depbloom.projection.GpuProjection;
 import dev.depbloom.projection.RoundTime;
 import dev.depbloom.schedule.ScheduleConfig;

@@ -1,8 +1,8 @@
 package dev.depbloom.bench;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.depbloom.observe.DeviceProjection;
 import dev.depbloom.projection.DeviceModel;
+import dev.depbloom.projection.DeviceProjection;
 import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@
  * What a run reports about itself, as plain data: the stages of a step and their timers (which can
  * record the tensor work each stage runs), the Chrome trace, the phases whose progress listeners
  * follow, each round's measured costs and recorded work ({@code RoundCosts}, {@code RoundWork}),
- * where a schedule keeps memory on real devices ({@code MemoryPlacement}), and the projection of
- * the measured costs to real devices ({@code DeviceProjection}). May import {@code tensor} (the
- * work recorder and its plain-Java results) and nothing above it.
+ * and where a schedule keeps memory on real devices ({@code MemoryPlacement}); projecting them onto
+ * devices is the {@code projection} package's. May import {@code tensor} (the work recorder and its
+ * plain-Java results) and nothing above it.
  */
 package dev.depbloom.observe;

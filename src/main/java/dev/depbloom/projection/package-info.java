@@ -1,5 +1,7 @@
 /**
- * Projection of a run onto stated GPU device models (docs/projection.md): {@link
+ * Projection of a run onto devices (docs/projection.md), the one home of both clocks: the {@code
+ * measured} clock ({@link dev.depbloom.projection.DeviceProjection}: every logical device costs its
+ * item as measured here, a stated link between them) and stated GPU device models: {@link
  * dev.depbloom.projection.DeviceModel} (cited parameters, loaded from {@code
  * dev/depbloom/devices}), the price of a round's recorded work ({@code observe.RoundWork}) on a
  * device model under a schedule's memory placement ({@link dev.depbloom.projection.GpuRoundModel}),

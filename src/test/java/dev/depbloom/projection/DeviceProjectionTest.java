@@ -1,9 +1,12 @@
-package dev.depbloom.observe;
+package dev.depbloom.projection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.depbloom.observe.MemoryPlacement;
+import dev.depbloom.observe.RoundCosts;
 import dev.depbloom.observe.RoundCosts.Prefill;
 import dev.depbloom.observe.RoundCosts.TaskCost;
+import dev.depbloom.observe.RoundWork;
 import dev.depbloom.tensor.KernelLog;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,9 @@
-package dev.depbloom.observe;
+package dev.depbloom.projection;
 
+import dev.depbloom.observe.MemoryPlacement;
+import dev.depbloom.observe.RoundCosts;
+import dev.depbloom.observe.RoundObserver;
+import dev.depbloom.observe.RoundWork;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
