@@ -191,8 +191,11 @@ public final class ComparisonReport {
             + " handoffs and a chain's rows to its other devices cross, each view on its own link;"
             + " a ring all-reduce over the same link. GPU models (%s): the kernels recorded in the"
             + " first epoch priced kernel by kernel (the larger of the launch overhead and the"
-            + " work), DistTGL's daemon serving its group's trainers one after another through"
-            + " pageable copies, DepBloom's views on their devices; all G GPUs in one machine;"
+            + " work); DistTGL as its code runs: mini-batches copied in through pageable memory"
+            + " with edge features once per sampled edge, writes into touched shared buffers, its"
+            + " daemon applying writes and gathering the next reads rank after rank while the"
+            + " trainers train (its reads counted as distinct rows); DepBloom's views on their"
+            + " devices, a chain's refined large batch on its GPU; all G GPUs in one machine;"
             + " host sampling hidden behind the previous round where it is shorter; recording the"
             + " kernels costs this machine about 6-7%% of the first epoch's CPU time, which the"
             + " measured columns include. See docs/projection.md.%n",
