@@ -133,10 +133,10 @@ public final class Candidates {
   /**
    * The rows {@code label P=G/M k=K B=.. M=m} for M = 1, 2, 4, ... dividing G (memory groups, one
    * per machine, as DistTGL's k: every event trained M times per epoch; M = G, one chain a group,
-   * only with K > 1 and without prefill: with K = 1 it is {@code disttgl i=1 j=1 k=G}), and K in
-   * {@code depbloomK}: each chain's large batch of K micro-batches on its device (the local
-   * placement), the profile choosing window and partitioner inside each group; with window-start
-   * prefill or without.
+   * only with K > 1 and without prefill: with K = 1 it is {@code disttgl i=1 j=1 k=G} but for the
+   * groups' starts), and K in {@code depbloomK}: each chain's large batch of K micro-batches on its
+   * device (the local placement), the profile choosing window and partitioner inside each group;
+   * with window-start prefill or without.
    */
   private static void addProfiledRows(
       List<RowRun.Candidate> c,
@@ -152,8 +152,8 @@ public final class Candidates {
       }
       for (int k : new java.util.TreeSet<>(depbloomK)) {
         if (m == devices && m > 1 && (k == 1 || prefill)) {
-          // one chain a group: at k = 1 it is disttgl i=1 j=1 k=G bit for bit, and prefill has
-          // no other chain to replay
+          // one chain a group: at k = 1 it is disttgl i=1 j=1 k=G but for the groups' starts (at
+          // window starts), and prefill has no other chain to replay
           continue;
         }
         c.add(
