@@ -92,7 +92,8 @@ public final class LocalBatchRecommendation {
           batchSize);
       progress.flush();
       List<RoundWork> w =
-          WorkRecording.firstEpoch(events, model, local(k, batchSize, train), edgeDim, rounds);
+          WorkRecording.firstEpoch(
+              events, model, chain(k, batchSize, train, "local"), edgeDim, rounds);
       w = w.subList(0, Math.min(Math.max(1, rounds), w.size()));
       if (w.isEmpty()) {
         continue; // fewer training events than one large batch: nothing to price
@@ -171,11 +172,6 @@ public final class LocalBatchRecommendation {
       events += w.events();
     }
     return events / seconds;
-  }
-
-  /** One chain of {@code k} refined micro-batches of {@code b} on one device, one window. */
-  static Map<String, String> local(int k, int b, int train) {
-    return chain(k, b, train, "local");
   }
 
   /**

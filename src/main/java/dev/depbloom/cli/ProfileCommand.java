@@ -130,6 +130,7 @@ final class ProfileCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     ProfileSettings settings = settings();
+    DeviceModel device = deviceModel == null ? null : pricingModel();
     EventStream events = RunSetup.loadData(data.path, data.load.toLoadOptions(err), null);
     String source = data.source();
     Split split = Split.of(events);
@@ -140,9 +141,9 @@ final class ProfileCommand implements Callable<Integer> {
     DependencyProfile profile = DependencyProfile.of(events, split, settings, progressTo(err));
     double seconds = (System.nanoTime() - start) / 1e9;
     DeviceRecommendation.Result priced =
-        deviceModel == null ? null : priced(profile, events, settings, err);
+        device == null ? null : priced(profile, events, settings, device, err);
     LocalBatchRecommendation.Result local =
-        deviceModel == null ? null : local(events, settings, err);
+        device == null ? null : local(events, settings, device, err);
     if (output.json) {
       out.println(ProfileReport.json(profile, source, seconds, priced, local));
     } else {
@@ -158,11 +159,11 @@ final class ProfileCommand implements Callable<Integer> {
 
   /** The candidates priced on {@code --device-model} from a short recording of {@code --model}. */
   private DeviceRecommendation.Result priced(
-      DependencyProfile profile, EventStream events, ProfileSettings settings, PrintWriter err) {
-    DeviceModel m = DeviceModel.load(deviceModel);
-    if (recordRounds < 1) {
-      throw new InputException("--record-rounds: expected at least 1, got " + recordRounds);
-    }
+      DependencyProfile profile,
+      EventStream events,
+      ProfileSettings settings,
+      DeviceModel m,
+      PrintWriter err) {
     err.println(
         "profile: recording "
             + recordRounds
@@ -187,10 +188,7 @@ final class ProfileCommand implements Callable<Integer> {
 
   /** The local placement's k priced on {@code --device-model} (issue 45). */
   private LocalBatchRecommendation.Result local(
-      EventStream events, ProfileSettings settings, PrintWriter err) {
-    if (minSteps < 1) {
-      throw new InputException("--min-steps: expected at least 1, got " + minSteps);
-    }
+      EventStream events, ProfileSettings settings, DeviceModel device, PrintWriter err) {
     return LocalBatchRecommendation.recommend(
         events,
         model,
@@ -198,9 +196,24 @@ final class ProfileCommand implements Callable<Integer> {
         settings.batchSize(),
         edgeFeatureDim == null ? 0 : edgeFeatureDim,
         recordRounds,
-        DeviceModel.load(deviceModel),
+        device,
         minSteps,
         err);
+  }
+
+  /**
+   * {@code --device-model} loaded once for both pricings, and the pricing options checked before
+   * the profile's work.
+   */
+  private DeviceModel pricingModel() {
+    DeviceModel m = DeviceModel.load(deviceModel);
+    if (recordRounds < 1) {
+      throw new InputException("--record-rounds: expected at least 1, got " + recordRounds);
+    }
+    if (minSteps < 1) {
+      throw new InputException("--min-steps: expected at least 1, got " + minSteps);
+    }
+    return m;
   }
 
   private ProfileSettings settings() {

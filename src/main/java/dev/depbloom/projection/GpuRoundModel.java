@@ -219,12 +219,10 @@ public final class GpuRoundModel {
     RoundTime trainersEnd = RoundTime.ZERO;
     RoundTime daemonsEnd = RoundTime.ZERO;
     for (List<RoundWork.ItemWork> trainers : byView(w).values()) {
-      double gathered = 0;
+      double gathered = 0; // rank after rank: this round's reads, the next round's alike
       RoundTime applied = RoundTime.ZERO;
-      double nextGather = 0;
       for (RoundWork.ItemWork i : trainers) {
         gathered += model.hostGather(reads(i));
-        nextGather += model.hostGather(reads(i));
         RoundTime ready = first ? RoundTime.daemon(gathered) : RoundTime.ZERO;
         RoundTime written =
             RoundTime.longer(ready, inputs(i))
@@ -238,7 +236,7 @@ public final class GpuRoundModel {
             RoundTime.longer(applied, written)
                 .plus(RoundTime.daemon(model.hostGather(i.writeBytes())));
       }
-      daemonsEnd = RoundTime.longer(daemonsEnd, applied.plus(RoundTime.daemon(nextGather)));
+      daemonsEnd = RoundTime.longer(daemonsEnd, applied.plus(RoundTime.daemon(gathered)));
     }
     return RoundTime.longer(trainersEnd.plus(step), daemonsEnd);
   }
