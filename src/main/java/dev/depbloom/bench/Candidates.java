@@ -1,7 +1,9 @@
 package dev.depbloom.bench;
 
 import dev.depbloom.partition.PartitionerKind;
-import dev.depbloom.schedule.ScheduleConfig;
+import dev.depbloom.schedule.depbloom.DepBloomConfig;
+import dev.depbloom.schedule.disttgl.DistTglConfig;
+import dev.depbloom.schedule.sequential.SequentialConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -63,7 +65,7 @@ public final class Candidates {
       Set<Integer> depbloomK,
       int batchSize) {
     List<RowRun.Candidate> c = new ArrayList<>();
-    c.add(new RowRun.Candidate("sequential", ScheduleConfig.SEQUENTIAL, workers));
+    c.add(new RowRun.Candidate("sequential", SequentialConfig.DEFAULT, workers));
     if (groups.contains(RowGroup.DISTTGL)) {
       addDistTglRows(c, devices, workers, disttglK, batchSize);
     }
@@ -77,14 +79,13 @@ public final class Candidates {
       c.add(
           new RowRun.Candidate(
               "depbloom partitioning only",
-              ScheduleConfig.depbloom(1, 0, null, devices, 1, false, false, true),
+              DepBloomConfig.of(1, 0, null, devices, 1, false, false, true),
               workers));
       c.add(
           new RowRun.Candidate(
               "depbloom refinement only (spread)",
-              ScheduleConfig.depbloom(
-                      1, 0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true)
-                  .withPlacement(ScheduleConfig.DepBloom.Placement.SPREAD),
+              DepBloomConfig.of(1, 0, PartitionerKind.CONTIGUOUS, 1, devices, true, false, true)
+                  .withPlacement(DepBloomConfig.Placement.SPREAD),
               workers));
       c.add(
           new RowRun.Candidate(
@@ -116,7 +117,7 @@ public final class Candidates {
         c.add(
             new RowRun.Candidate(
                 "disttgl i=" + i + " j=" + j + " k=" + k + " " + batch(batchSize),
-                ScheduleConfig.disttgl(i, j, k, true),
+                DistTglConfig.of(i, j, k, true),
                 workers));
       }
     }
@@ -126,7 +127,7 @@ public final class Candidates {
   static List<RowRun.Candidate> checks(int devices) {
     return List.of(
         new RowRun.Candidate(
-            "check disttgl i=" + devices, ScheduleConfig.disttgl(devices, 1, true), devices),
+            "check disttgl i=" + devices, DistTglConfig.of(devices, 1, true), devices),
         new RowRun.Candidate("check depbloom", profiled(devices, 1, 1, true, true), devices));
   }
 
@@ -169,16 +170,16 @@ public final class Candidates {
    * A depbloom config of {@code groups} memory groups of {@code G / M} chains, each with large
    * batches of {@code k} micro-batches on its device, the profile choosing window and partitioner.
    */
-  private static ScheduleConfig.DepBloom profiled(
+  private static DepBloomConfig profiled(
       int devices, int groups, int k, boolean refine, boolean criticalPath) {
-    return new ScheduleConfig.DepBloom(
+    return new DepBloomConfig(
         devices,
         groups,
         0,
         null,
         devices / groups,
         k,
-        new ScheduleConfig.DepBloom.Techniques(refine, criticalPath, false),
+        new DepBloomConfig.Techniques(refine, criticalPath, false),
         true);
   }
 }

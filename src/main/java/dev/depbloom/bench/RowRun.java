@@ -7,11 +7,11 @@ import dev.depbloom.projection.DeviceProjection;
 import dev.depbloom.projection.GpuProjection;
 import dev.depbloom.projection.RoundTime;
 import dev.depbloom.schedule.ScheduleConfig;
+import dev.depbloom.schedule.ScheduleFamilies;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.EpochMetrics;
 import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.RunDirectory;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.Trainer;
 import dev.depbloom.train.TrainingListener;
 import dev.depbloom.train.TrainingRun;
@@ -105,7 +105,7 @@ public final class RowRun {
       Path out,
       boolean test) {
     ScheduleConfig schedule =
-        Schedules.resolve(
+        ScheduleFamilies.resolve(
                 lrMultiplier > 0 ? c.schedule().withScaleLearningRate(false) : c.schedule(),
                 base.events(),
                 base.split(),

@@ -9,7 +9,8 @@ import dev.depbloom.data.load.EventLoader;
 import dev.depbloom.data.load.LoadOptions;
 import dev.depbloom.model.config.GnnConfig;
 import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.schedule.ScheduleConfig;
+import dev.depbloom.schedule.ScheduleFamilies;
+import dev.depbloom.schedule.ScheduleFamily;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.tensor.ThreadBudget;
@@ -18,7 +19,6 @@ import dev.depbloom.train.RunConfig;
 import dev.depbloom.train.RunData;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.SavedRun;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -74,36 +74,24 @@ final class RunSetup {
   }
 
   /**
-   * The config with a {@code depbloom} schedule's unset parameters chosen by the dependency profile
-   * of the training events (window, partitioner, chains, micro-batches), said in one line on {@code
-   * err} with the profile's reason; other configs as they are. Runs before any output is written,
-   * so config.yml records the choice.
+   * The config with its schedule's unset parameters chosen by the schedule's family (a {@code
+   * depbloom} schedule's window, partitioner, chains and micro-batches by the dependency profile of
+   * the training events), said in one line on {@code err} with the reason; other configs as they
+   * are. Runs before any output is written, so config.yml records the choice.
    */
   static RunConfig withResolvedSchedule(
       RunConfig config, EventStream events, Split split, PrintWriter err) {
     if (!config.schedule().needsProfile()) {
       return config;
     }
-    Schedules.Resolution r =
-        Schedules.resolve(config.schedule(), events, split, config.model().train().batchSize());
-    ScheduleConfig.DepBloom s = (ScheduleConfig.DepBloom) r.config();
-    err.printf(
-        "depbloom: note: schedule depbloom on %d devices%s: window %,d, %s partitioner, %d chains"
-            + " x %d micro-batches%s (kept in config.yml; set schedule.window, .partitioner,"
-            + " .chains or .micro_batches to choose)%n",
-        s.devices(),
-        s.memoryParallelism() > 1
-            ? " (" + s.memoryParallelism() + " memory groups of " + s.devicesPerGroup() + ")"
-            : "",
-        s.window(),
-        s.partitioner().label(),
-        s.chains(),
-        s.microBatches(),
-        r.recommendation() != null
-            ? ", from the dependency profile: " + r.recommendation().reason()
-            : "");
-    err.flush();
-    return config.withSchedule(s);
+    ScheduleFamily.Resolution r =
+        ScheduleFamilies.resolve(
+            config.schedule(), events, split, config.model().train().batchSize());
+    if (r.note() != null) {
+      err.println("depbloom: note: " + r.note());
+      err.flush();
+    }
+    return config.withSchedule(r.config());
   }
 
   /**

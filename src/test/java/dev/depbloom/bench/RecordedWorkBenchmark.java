@@ -13,6 +13,7 @@ import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleFamilies;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.OpRecorder;
@@ -21,7 +22,6 @@ import dev.depbloom.tensor.OpWork;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -60,7 +60,7 @@ public final class RecordedWorkBenchmark {
     RunConfig config = RunConfig.zoo(model, Map.of());
     TrainingRun run = new TrainingRun(events, null, split, config, 0, new ThreadBudget(1, 1, 1), 1);
     Schedule schedule =
-        Schedules.of(
+        ScheduleFamilies.build(
             config.schedule(), run.events(), run.split(), config.model().train().batchSize());
     try (TrainingSession session = new TrainingSession(run.session());
         RoundRunner runner =

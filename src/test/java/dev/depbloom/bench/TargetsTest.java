@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.schedule.ScheduleConfig;
+import dev.depbloom.schedule.depbloom.DepBloomConfig;
+import dev.depbloom.schedule.disttgl.DistTglConfig;
+import dev.depbloom.schedule.sequential.SequentialConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +18,9 @@ import org.junit.jupiter.api.Test;
 class TargetsTest {
   private static ScheduleConfig schedule(String name) {
     return switch (name) {
-      case "sequential" -> ScheduleConfig.SEQUENTIAL;
-      case "disttgl" -> ScheduleConfig.disttgl(8, 1, true);
-      default -> ScheduleConfig.depbloom(1, 1000, null, 8, 1, true, true, true);
+      case "sequential" -> SequentialConfig.DEFAULT;
+      case "disttgl" -> DistTglConfig.of(8, 1, true);
+      default -> DepBloomConfig.of(1, 1000, null, 8, 1, true, true, true);
     };
   }
 

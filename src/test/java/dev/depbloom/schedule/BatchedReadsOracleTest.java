@@ -13,6 +13,7 @@ import dev.depbloom.profile.LostDependencies;
 import dev.depbloom.profile.PartitionMeasure;
 import dev.depbloom.schedule.depbloom.DepBloomSchedule;
 import dev.depbloom.schedule.disttgl.DistTglSchedule;
+import dev.depbloom.schedule.sequential.SequentialSchedule;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

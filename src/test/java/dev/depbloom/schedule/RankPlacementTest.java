@@ -12,6 +12,7 @@ import dev.depbloom.data.InputException;
 import dev.depbloom.partition.ContiguousPartitioner;
 import dev.depbloom.schedule.depbloom.DepBloomSchedule;
 import dev.depbloom.schedule.disttgl.DistTglSchedule;
+import dev.depbloom.schedule.sequential.SequentialSchedule;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;

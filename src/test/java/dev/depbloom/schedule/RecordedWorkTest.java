@@ -13,7 +13,6 @@ import dev.depbloom.projection.GpuProjection;
 import dev.depbloom.projection.GpuRoundModel;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +26,7 @@ class RecordedWorkTest {
   /** Trains {@code epochs} epochs of a run, recording epoch 1's kernels; every round's costs. */
   private static List<RoundCosts> rounds(TrainingRun run, int epochs, GpuProjection projection) {
     Schedule schedule =
-        Schedules.of(
+        ScheduleFamilies.build(
             run.config().schedule(),
             run.events(),
             run.split(),

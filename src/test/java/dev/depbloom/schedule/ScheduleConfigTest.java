@@ -2,10 +2,15 @@ package dev.depbloom.schedule;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.depbloom.model.config.ConfigException;
 import dev.depbloom.partition.PartitionerKind;
+import dev.depbloom.schedule.depbloom.DepBloomConfig;
+import dev.depbloom.schedule.disttgl.DistTglConfig;
+import dev.depbloom.schedule.sequential.SequentialConfig;
 import dev.depbloom.train.RunConfig;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,13 +21,13 @@ class ScheduleConfigTest {
   }
 
   /** The schedule of a depbloom config. */
-  private static ScheduleConfig.DepBloom depbloom(Map<String, String> overrides) {
-    return (ScheduleConfig.DepBloom) schedule(overrides);
+  private static DepBloomConfig depbloom(Map<String, String> overrides) {
+    return (DepBloomConfig) schedule(overrides);
   }
 
   @Test
   void theDefaultIsSequentialOnOneDevice() {
-    assertEquals(ScheduleConfig.SEQUENTIAL, schedule(Map.of()));
+    assertEquals(SequentialConfig.DEFAULT, schedule(Map.of()));
   }
 
   @Test
@@ -33,7 +38,7 @@ class ScheduleConfigTest {
                 "schedule.name", "disttgl",
                 "schedule.devices", "8",
                 "schedule.memory_parallelism", "2"));
-    assertEquals(ScheduleConfig.disttgl(4, 2, true), c);
+    assertEquals(DistTglConfig.of(4, 2, true), c);
     ScheduleConfig j =
         schedule(
             Map.of(
@@ -41,12 +46,12 @@ class ScheduleConfigTest {
                 "schedule.devices", "8",
                 "schedule.epoch_parallelism", "2",
                 "schedule.memory_parallelism", "2"));
-    assertEquals(ScheduleConfig.disttgl(2, 2, 2, true), j, "i = G / (j k)");
+    assertEquals(DistTglConfig.of(2, 2, 2, true), j, "i = G / (j k)");
     assertEquals(8, j.devices());
     assertEquals(2, j.epochParallelism());
     assertEquals(8e-4, c.learningRate(1e-4), 1e-12);
     assertEquals(
-        ScheduleConfig.disttgl(3, 2, true),
+        DistTglConfig.of(3, 2, true),
         schedule(
             Map.of(
                 "schedule.name", "disttgl",
@@ -100,8 +105,11 @@ class ScheduleConfigTest {
         e.getMessage());
     e = assertThrows(ConfigException.class, () -> schedule(Map.of("schedule.name", "ring")));
     assertEquals(
-        "model tgn: schedule.name: expected one of [sequential, disttgl, depbloom], got 'ring'",
+        "model tgn: schedule.name: expected one of "
+            + ScheduleFamilies.names()
+            + ", got 'ring'", // the shipped three, and any family the test tree registers
         e.getMessage());
+    assertTrue(ScheduleFamilies.names().containsAll(List.of("sequential", "disttgl", "depbloom")));
   }
 
   @Test
@@ -121,7 +129,7 @@ class ScheduleConfigTest {
 
   @Test
   void depbloomLocalRunsOneChainADeviceWithItsMicroBatches() {
-    ScheduleConfig.DepBloom c =
+    DepBloomConfig c =
         depbloom(
             Map.of(
                 "schedule.name",
@@ -130,13 +138,12 @@ class ScheduleConfigTest {
                 "8",
                 "schedule.micro_batches",
                 "4"));
-    assertEquals(ScheduleConfig.DepBloom.Placement.LOCAL, c.placement(), "the default");
+    assertEquals(DepBloomConfig.Placement.LOCAL, c.placement(), "the default");
     assertEquals(8, c.chains());
     assertEquals(4, c.microBatches());
     assertEquals(8, c.devices());
     assertEquals(true, c.needsProfile(), "window and partitioner are still open");
-    ScheduleConfig.DepBloom open =
-        depbloom(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
+    DepBloomConfig open = depbloom(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
     assertEquals(4, open.chains());
     assertEquals(1, open.microBatches(), "k is 1 unless set");
     RunConfig m =
@@ -168,7 +175,7 @@ class ScheduleConfigTest {
 
   @Test
   void depbloomResolvesChainsAndMicroBatchesFromTheDevicesAndLeavesTheRestToTheProfile() {
-    ScheduleConfig.DepBloom c =
+    DepBloomConfig c =
         depbloom(
             Map.of(
                 "schedule.name", "depbloom",
@@ -180,7 +187,7 @@ class ScheduleConfigTest {
     assertEquals(8, c.devices());
     assertEquals(2, c.memoryViews());
     assertEquals(true, c.needsProfile(), "window and partitioner are still open");
-    ScheduleConfig.DepBloom open =
+    DepBloomConfig open =
         depbloom(
             Map.of(
                 "schedule.name", "depbloom",
@@ -198,9 +205,9 @@ class ScheduleConfigTest {
                 "schedule.micro_batches", "2",
                 "schedule.refine", "false"));
     assertEquals(
-        ScheduleConfig.depbloom(1, 6000, PartitionerKind.TOPOLOGY, 2, 2, false, true, true), all);
+        DepBloomConfig.of(1, 6000, PartitionerKind.TOPOLOGY, 2, 2, false, true, true), all);
     assertEquals(false, all.needsProfile());
-    ScheduleConfig.DepBloom auto =
+    DepBloomConfig auto =
         depbloom(
             Map.of(
                 "schedule.name", "depbloom",
@@ -235,7 +242,7 @@ class ScheduleConfigTest {
 
   @Test
   void depbloomMemoryGroupsSplitTheDevicesBeforeChainsAndMicroBatches() {
-    ScheduleConfig.DepBloom c =
+    DepBloomConfig c =
         depbloom(
             Map.of(
                 "schedule.name", "depbloom",
@@ -251,8 +258,8 @@ class ScheduleConfigTest {
     assertEquals(4, c.memoryViews(), "2 groups x 2 chains");
     ScheduleConfig resolved = c.resolvedWith(6000, PartitionerKind.TOPOLOGY, 9, 9);
     assertEquals(
-        ScheduleConfig.depbloom(2, 6000, PartitionerKind.TOPOLOGY, 2, 2, true, true, true)
-            .withPlacement(ScheduleConfig.DepBloom.Placement.SPREAD),
+        DepBloomConfig.of(2, 6000, PartitionerKind.TOPOLOGY, 2, 2, true, true, true)
+            .withPlacement(DepBloomConfig.Placement.SPREAD),
         resolved);
     RunConfig m =
         RunConfig.zoo(
@@ -283,7 +290,7 @@ class ScheduleConfigTest {
 
   @Test
   void prefillIsADepbloomOptionOverContiguousChains() {
-    ScheduleConfig.DepBloom p =
+    DepBloomConfig p =
         depbloom(
             Map.of(
                 "schedule.name", "depbloom", "schedule.devices", "4", "schedule.prefill", "true"));
@@ -318,7 +325,23 @@ class ScheduleConfigTest {
             ConfigException.class,
             () -> schedule(Map.of("schedule.name", "disttgl", "schedule.prefill", "true")));
     assertEquals(
-        "model tgn: schedule.prefill: prefill is a depbloom option; use --schedule depbloom",
+        "model tgn: schedule.prefill: a key of the depbloom schedule, not of disttgl; use"
+            + " --schedule depbloom (or leave the key out)",
+        e.getMessage());
+    e =
+        assertThrows(
+            ConfigException.class,
+            () -> schedule(Map.of("schedule.name", "sequential", "schedule.window", "100")));
+    assertTrue(
+        e.getMessage().contains("schedule.window: a key of the depbloom schedule"), e.getMessage());
+    e =
+        assertThrows(
+            ConfigException.class,
+            () ->
+                schedule(
+                    Map.of("schedule.name", "depbloom", "schedule.minibatch_parallelism", "2")));
+    assertTrue(
+        e.getMessage().contains("schedule.minibatch_parallelism: a parallelism of disttgl"),
         e.getMessage());
   }
 }

@@ -9,7 +9,7 @@ import dev.depbloom.data.Split;
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.model.config.ConfigReader;
 import dev.depbloom.model.config.ModelConfig;
-import dev.depbloom.schedule.ScheduleConfig;
+import dev.depbloom.schedule.sequential.SequentialConfig;
 import dev.depbloom.tensor.Tensors;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
@@ -78,7 +78,7 @@ final class HandBuiltMemoryStream {
                 events,
                 "hand-built",
                 Split.of(events),
-                new RunConfig(config, ScheduleConfig.SEQUENTIAL),
+                new RunConfig(config, SequentialConfig.DEFAULT),
                 7,
                 new ThreadBudget(1, 1),
                 1)

@@ -6,7 +6,7 @@ import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
-import dev.depbloom.schedule.SequentialSchedule;
+import dev.depbloom.schedule.sequential.SequentialSchedule;
 import java.util.List;
 
 /**

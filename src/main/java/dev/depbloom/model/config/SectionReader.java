@@ -178,6 +178,18 @@ public final class SectionReader {
     return List.copyOf(out);
   }
 
+  /** The keys of the section that nobody has read so far, in the file's order. */
+  public List<String> unread() {
+    List<String> out = new ArrayList<>();
+    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+      String key = it.next();
+      if (!known.contains(key)) {
+        out.add(key);
+      }
+    }
+    return out;
+  }
+
   /** Fails on any key that was never read. */
   public void finish() {
     for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {

@@ -9,7 +9,6 @@ import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
-import dev.depbloom.schedule.ScheduleConfig.DepBloom.Placement;
 import dev.depbloom.schedule.WriteExchange;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -122,7 +121,7 @@ public final class DepBloomSchedule implements Schedule {
         refine,
         criticalPath,
         prefill,
-        Placement.SPREAD);
+        DepBloomConfig.Placement.SPREAD);
   }
 
   /**
@@ -143,7 +142,7 @@ public final class DepBloomSchedule implements Schedule {
       boolean refine,
       boolean criticalPath,
       boolean prefill,
-      Placement placement) {
+      DepBloomConfig.Placement placement) {
     if (window < 1 || chains < 1 || microBatches < 1 || batchSize < 1) {
       throw new IllegalArgumentException(
           "depbloom needs W, P, k, B >= 1: " + window + ", " + chains + ", " + microBatches);
@@ -156,7 +155,7 @@ public final class DepBloomSchedule implements Schedule {
     this.refine = refine;
     this.criticalPath = criticalPath;
     this.prefill = prefill && chains > 1;
-    this.local = placement == Placement.LOCAL;
+    this.local = placement == DepBloomConfig.Placement.LOCAL;
     this.rounds = List.copyOf(plan(events, trainEvents, partitioner));
   }
 

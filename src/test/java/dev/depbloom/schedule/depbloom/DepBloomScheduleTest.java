@@ -15,12 +15,12 @@ import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleFamilies;
 import dev.depbloom.schedule.ScheduleRuns;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -329,7 +329,7 @@ class DepBloomScheduleTest {
             1,
             new ThreadBudget(1, 1, 1),
             1);
-    Schedule schedule = Schedules.of(run.schedule(), events, run.split(), 2);
+    Schedule schedule = ScheduleFamilies.build(run.schedule(), events, run.split(), 2);
     List<RoundPlan> rounds = schedule.plan(1);
     assertEquals(2, rounds.size());
     assertFalse(rounds.get(0).mergeViews());

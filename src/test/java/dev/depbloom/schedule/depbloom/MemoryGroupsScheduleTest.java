@@ -18,8 +18,8 @@ import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
 import dev.depbloom.schedule.ScheduleConfig;
+import dev.depbloom.schedule.ScheduleFamilies;
 import dev.depbloom.schedule.ScheduleRuns;
-import dev.depbloom.train.Schedules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -241,8 +241,8 @@ class MemoryGroupsScheduleTest {
         assertThrows(
             InputException.class,
             () ->
-                Schedules.of(
-                    ScheduleConfig.depbloom(
+                ScheduleFamilies.build(
+                    DepBloomConfig.of(
                         groups, window, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true),
                     events,
                     split,
@@ -254,8 +254,8 @@ class MemoryGroupsScheduleTest {
     Matcher w = Pattern.compile("set schedule.window to (\\d+)").matcher(m);
     assertTrue(w.find(), m);
     Schedule ok =
-        Schedules.of(
-            ScheduleConfig.depbloom(
+        ScheduleFamilies.build(
+            DepBloomConfig.of(
                 groups,
                 Integer.parseInt(w.group(1)),
                 PartitionerKind.CONTIGUOUS,
@@ -284,9 +284,9 @@ class MemoryGroupsScheduleTest {
     EventStream events = TinyStreams.random(400, train + 1_000, 3, 11);
     Split split = new Split(train, train + 500, train + 1_000);
     ScheduleConfig unresolved =
-        ScheduleConfig.depbloom(groups, 0, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true);
-    ScheduleConfig resolved = Schedules.resolve(unresolved, events, split, 100).config();
-    Schedule s = Schedules.of(resolved, events, split, 100);
+        DepBloomConfig.of(groups, 0, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true);
+    ScheduleConfig resolved = ScheduleFamilies.resolve(unresolved, events, split, 100).config();
+    Schedule s = ScheduleFamilies.build(resolved, events, split, 100);
     assertNull(((MemoryGroupsSchedule) s).sharedStart(1), resolved.toString());
   }
 
@@ -298,9 +298,10 @@ class MemoryGroupsScheduleTest {
     EventStream events = TinyStreams.random(400, 1_300, 3, 11);
     Split split = new Split(300, 800, 1_300);
     ScheduleConfig unresolved =
-        ScheduleConfig.depbloom(4, 0, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true);
+        DepBloomConfig.of(4, 0, PartitionerKind.CONTIGUOUS, 2, 1, false, false, true);
     InputException e =
-        assertThrows(InputException.class, () -> Schedules.resolve(unresolved, events, split, 100));
+        assertThrows(
+            InputException.class, () -> ScheduleFamilies.resolve(unresolved, events, split, 100));
     assertEquals(
         "schedule.memory_parallelism: the 300 training events make 2 rounds of 200 events (P x k"
             + " x B = 2 x 1 x 100), too few for 4 memory groups to start at rounds of their own;"

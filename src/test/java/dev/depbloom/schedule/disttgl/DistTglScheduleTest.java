@@ -14,12 +14,12 @@ import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.ScheduleFamilies;
 import dev.depbloom.schedule.ScheduleRuns;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.List;
@@ -170,7 +170,7 @@ class DistTglScheduleTest {
             1,
             new ThreadBudget(1, 1, 2),
             1);
-    Schedule schedule = Schedules.of(run.schedule(), events, run.split(), 2);
+    Schedule schedule = ScheduleFamilies.build(run.schedule(), events, run.split(), 2);
     try (StepScope scope = new StepScope();
         TrainingSession s = new TrainingSession(run.session());
         RoundRunner runner =

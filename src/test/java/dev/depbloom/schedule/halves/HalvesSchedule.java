@@ -1,20 +1,20 @@
-package dev.depbloom.schedule;
+package dev.depbloom.schedule.halves;
 
 import dev.depbloom.batch.BatchPlan;
+import dev.depbloom.schedule.ItemPlan;
+import dev.depbloom.schedule.RoundPlan;
+import dev.depbloom.schedule.Schedule;
 import java.util.ArrayList;
 import java.util.List;
 
-/**
- * TGL's training on one logical device: every round is one batch of {@code B} consecutive training
- * events; memory starts over at each epoch. The accuracy reference of every other schedule.
- */
-public final class SequentialSchedule implements Schedule {
+/** One device, one memory view, rounds of {@code round} consecutive training events. */
+final class HalvesSchedule implements Schedule {
   private final int trainEvents;
-  private final int batchSize;
+  private final int round;
 
-  public SequentialSchedule(int trainEvents, int batchSize) {
+  HalvesSchedule(int trainEvents, int round) {
     this.trainEvents = trainEvents;
-    this.batchSize = batchSize;
+    this.round = round;
   }
 
   @Override
@@ -29,8 +29,8 @@ public final class SequentialSchedule implements Schedule {
 
   @Override
   public List<RoundPlan> plan(int epoch) {
-    List<int[]> bounds = BatchPlan.bounds(0, trainEvents, batchSize);
-    List<RoundPlan> rounds = new ArrayList<>(bounds.size());
+    List<int[]> bounds = BatchPlan.bounds(0, trainEvents, round);
+    List<RoundPlan> rounds = new ArrayList<>();
     for (int r = 0; r < bounds.size(); r++) {
       int[] b = bounds.get(r);
       rounds.add(
@@ -42,6 +42,6 @@ public final class SequentialSchedule implements Schedule {
 
   @Override
   public String describe() {
-    return "sequential(B=" + batchSize + ")";
+    return "halves(round=" + round + ")";
   }
 }
