@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
 
 /**
@@ -146,6 +147,41 @@ final class EventJournal implements AutoCloseable {
       events.add(new Interaction(src, dst, time, f));
     }
     return new Entry(version, scored, events);
+  }
+
+  /** Applies one journaled batch again: its events, and whether they were scored first. */
+  @FunctionalInterface
+  interface Replay {
+    void apply(List<Interaction> events, boolean scored);
+  }
+
+  /**
+   * Applies the entries that follow the state's {@code version} (read before each entry) through
+   * {@code replay}, as they were applied before; those before it (held by the snapshot) are
+   * skipped. Returns how many were applied.
+   *
+   * @throws InputException where the journal continues a later version than the state's
+   */
+  int replay(LongSupplier version, Replay replay) {
+    int applied = 0;
+    for (Entry e : entries()) {
+      long v = version.getAsLong();
+      if (e.versionBefore() < v) {
+        continue;
+      }
+      if (e.versionBefore() > v) {
+        throw new InputException(
+            file()
+                + ": the journal continues version "
+                + e.versionBefore()
+                + " but the state is at version "
+                + v
+                + " (the journal of another snapshot?); start with --fresh to discard both");
+      }
+      replay.apply(e.events(), e.scored());
+      applied++;
+    }
+    return applied;
   }
 
   /** The batches the journal held when it was opened, oldest first. */

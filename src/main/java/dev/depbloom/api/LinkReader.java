@@ -7,6 +7,7 @@ import dev.depbloom.step.BatchScores;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Link probabilities read from one version of a served state, writing nothing: the pairs of {@link
@@ -119,6 +120,19 @@ final class LinkReader {
     long stream = RandomStreams.derive(run.run.seed(), SCORE, s.version());
     try (EventSliceScorer scorer = new EventSliceScorer(s.step, run.planner, run.config, 1)) {
       return scorer.score(batch, stream, s.reader(), s.memory, 0, false);
+    }
+  }
+
+  /**
+   * Refuses a rank request before it reads anything: candidates missing or none, or {@code k < 1}.
+   */
+  static void checkRankRequest(long[] candidates, int k) {
+    Objects.requireNonNull(candidates, "candidates");
+    if (candidates.length == 0) {
+      throw new RejectedInputException("request", -1, "candidates", "no candidates to rank");
+    }
+    if (k < 1) {
+      throw new RejectedInputException("request", -1, "k", "expected k >= 1, got " + k);
     }
   }
 }

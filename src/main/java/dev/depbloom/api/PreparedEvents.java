@@ -1,5 +1,6 @@
 package dev.depbloom.api;
 
+import dev.depbloom.batch.Batch;
 import java.util.List;
 
 /**
@@ -23,6 +24,31 @@ record PreparedEvents(
 
   int size() {
     return src.length;
+  }
+
+  /**
+   * Appends events {@code [from, to)} to {@code state} (pending) and returns them as one batch:
+   * roots are the sources, then the destinations, then each candidate list, all at the event's
+   * time.
+   */
+  Batch append(ServingState state, int from, int to) {
+    int b = to - from;
+    int[] edges = new int[b];
+    int[] roots = new int[(2 + k) * b];
+    double[] times = new double[roots.length];
+    for (int i = 0; i < b; i++) {
+      int e = from + i;
+      edges[i] = state.append(src[e], dst[e], time[e], features[e]);
+      roots[i] = src[e];
+      roots[b + i] = dst[e];
+      for (int j = 0; j < k; j++) {
+        roots[(2 + j) * b + i] = candidates[j * size() + e];
+      }
+      for (int j = 0; j < 2 + k; j++) {
+        times[j * b + i] = time[e];
+      }
+    }
+    return new Batch(0, edges, roots, times);
   }
 
   /**

@@ -1,7 +1,6 @@
 package dev.depbloom.api;
 
 import dev.depbloom.batch.Batch;
-import dev.depbloom.data.InputException;
 import dev.depbloom.eval.Evaluator;
 import dev.depbloom.eval.EventSliceScorer;
 import dev.depbloom.memory.MemoryWrite;
@@ -110,13 +109,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
       }
       return p;
     } catch (RuntimeException e) {
-      if (p.journal != null) {
-        p.journal.close();
-      }
-      if (p.state != null) {
-        p.state.close();
-      }
-      run.close();
+      p.release();
       throw e;
     }
   }
@@ -128,23 +121,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
   private void replayJournal() {
     replaying = true;
     try {
-      for (EventJournal.Entry e : journal.entries()) {
-        long version = state.version();
-        if (e.versionBefore() < version) {
-          continue;
-        }
-        if (e.versionBefore() > version) {
-          throw new InputException(
-              journal.file()
-                  + ": the journal continues version "
-                  + e.versionBefore()
-                  + " but the state is at version "
-                  + version
-                  + " (the journal of another snapshot?); start with --fresh to discard both");
-        }
-        apply(e.events(), null, e.scored());
-        replayed++;
-      }
+      replayed = journal.replay(state::version, (events, scored) -> apply(events, null, scored));
     } finally {
       replaying = false;
     }
@@ -213,24 +190,9 @@ public final class TemporalLinkPredictor implements AutoCloseable {
       boolean score,
       List<Interaction> original) {
     int b = to - from;
-    int k = p.k();
-    int[] edges = new int[b];
-    int[] roots = new int[(2 + k) * b];
-    double[] times = new double[roots.length];
-    for (int i = 0; i < b; i++) {
-      int e = from + i;
-      edges[i] = s.append(p.src()[e], p.dst()[e], p.time()[e], p.features()[e]);
-      roots[i] = p.src()[e];
-      roots[b + i] = p.dst()[e];
-      for (int j = 0; j < k; j++) {
-        roots[(2 + j) * b + i] = p.candidates()[j * p.size() + e];
-      }
-      for (int j = 0; j < 2 + k; j++) {
-        times[j * b + i] = p.time()[e];
-      }
-    }
-    Batch batch = new Batch(0, edges, roots, times);
-    long stream = Evaluator.testStream(run.run.seed(), edges[0]); // the test pass's streams
+    Batch batch = p.append(s, from, to);
+    long stream =
+        Evaluator.testStream(run.run.seed(), batch.events()[0]); // the test pass's streams
     List<MemoryWrite> writes = new ArrayList<>(1);
     MemoryWriteSink keep = (memory, write) -> writes.add(write);
     try {
@@ -294,13 +256,7 @@ public final class TemporalLinkPredictor implements AutoCloseable {
    * scored as the pair {@code (source, candidate)} is by {@link #score(List)}: the same float.
    */
   public Ranking rank(long source, long[] candidates, double time, int k) {
-    Objects.requireNonNull(candidates, "candidates");
-    if (candidates.length == 0) {
-      throw new RejectedInputException("request", -1, "candidates", "no candidates to rank");
-    }
-    if (k < 1) {
-      throw new RejectedInputException("request", -1, "k", "expected k >= 1, got " + k);
-    }
+    LinkReader.checkRankRequest(candidates, k);
     return guard.read(() -> reader.rank(open(), source, candidates, time, k));
   }
 
@@ -425,11 +381,18 @@ public final class TemporalLinkPredictor implements AutoCloseable {
         return;
       }
       guard.publish(() -> closed = true);
+      release();
+    }
+  }
+
+  /** Closes the state, the run and the journal, those that were opened. */
+  private void release() {
+    if (state != null) {
       state.close();
-      run.close();
-      if (journal != null) {
-        journal.close();
-      }
+    }
+    run.close();
+    if (journal != null) {
+      journal.close();
     }
   }
 }

@@ -40,48 +40,13 @@ public final class ServeBenchmark {
   private final int repeats;
   private final boolean http;
 
-  /**
-   * One measured row: what, how big, how many timed calls, wall-clock latency quantiles, the
-   * calling thread's CPU time quantiles (NaN where the work is not on the calling thread),
-   * throughput.
-   */
-  public record Row(
-      String operation,
-      int size,
-      int calls,
-      double p50Ms,
-      double p99Ms,
-      double cpuP50Ms,
-      double cpuP99Ms,
-      double rate) {
-    /** The row as a markdown table row; {@code unit} names the throughput's unit. */
-    String markdown(String unit) {
-      return String.format(
-          Locale.ROOT,
-          "| %s | %,d | %,d | %.2f | %.2f | %s | %s | %,.0f %s |",
-          operation,
-          size,
-          calls,
-          p50Ms,
-          p99Ms,
-          cpu(cpuP50Ms),
-          cpu(cpuP99Ms),
-          rate,
-          unit);
-    }
-
-    private static String cpu(double ms) {
-      return Double.isNaN(ms) ? "-" : String.format(Locale.ROOT, "%.2f", ms);
-    }
-  }
-
   /** What a run of the benchmark measured. */
   public record Result(
-      List<Row> scores,
-      List<Row> observes,
-      Row sustainedReads,
+      List<ServeRow> scores,
+      List<ServeRow> observes,
+      ServeRow sustainedReads,
       double sustainedEventsPerSecond,
-      Row http,
+      ServeRow http,
       double trainingEventsPerSecond,
       double gcSeconds,
       double seconds) {
@@ -91,10 +56,10 @@ public final class ServeBenchmark {
       out.append(
           "| operation | size | calls | p50 ms | p99 ms | CPU p50 ms | CPU p99 ms | throughput |\n");
       out.append("|---|---|---|---|---|---|---|---|\n");
-      for (Row r : scores) {
+      for (ServeRow r : scores) {
         out.append(r.markdown("pairs/s")).append('\n');
       }
-      for (Row r : observes) {
+      for (ServeRow r : observes) {
         out.append(r.markdown("events/s")).append('\n');
       }
       out.append(sustainedReads.markdown("scores/s")).append('\n');
@@ -149,12 +114,12 @@ public final class ServeBenchmark {
       double later = stream.get(stream.size() - 1).time() + 1;
       SplittableRandom random = new SplittableRandom(7);
       warmUp(p, stream, snapshot, events, random, later);
-      List<Row> scores = new ArrayList<>();
+      List<ServeRow> scores = new ArrayList<>();
       for (int size : new int[] {1, 100, 1000}) { // e.g. 2,000, 200 and 50 calls
         int calls = size == 1 ? repeats : Math.max(20, repeats * 25 / size);
         scores.add(scores(p, events, random, later, size, calls));
       }
-      List<Row> observes = new ArrayList<>();
+      List<ServeRow> observes = new ArrayList<>();
       for (int size : new int[] {1, 100, 600}) {
         p.restore(snapshot);
         observes.add(observes(p, stream, size, "observe"));
@@ -162,7 +127,7 @@ public final class ServeBenchmark {
       observes.add(journaled(stream, snapshot));
       p.restore(snapshot);
       Sustained s = sustained(p, stream, events, random, later);
-      Row overHttp = http ? overHttp(p, events, random, later) : null;
+      ServeRow overHttp = http ? overHttp(p, events, random, later) : null;
       return new Result(
           scores,
           observes,
@@ -227,7 +192,7 @@ public final class ServeBenchmark {
     return out;
   }
 
-  private static Row scores(
+  private static ServeRow scores(
       TemporalLinkPredictor p,
       EventStream events,
       SplittableRandom random,
@@ -245,10 +210,10 @@ public final class ServeBenchmark {
       nanos[i] = System.nanoTime() - t0;
       cpu[i] = threads.getCurrentThreadCpuTime() - c0;
     }
-    return row("score", size, nanos, cpu);
+    return ServeRow.of("score", size, nanos, cpu);
   }
 
-  private static Row observes(
+  private static ServeRow observes(
       TemporalLinkPredictor p, List<Interaction> stream, int size, String operation) {
     int calls = Math.min(size == 1 ? 1_000 : 30_000 / size, stream.size() / size);
     long[] nanos = new long[calls];
@@ -258,14 +223,14 @@ public final class ServeBenchmark {
       p.observe(batch);
       nanos[i] = System.nanoTime() - t0;
     }
-    return row(operation, size, nanos);
+    return ServeRow.of(operation, size, nanos);
   }
 
   /**
    * Batches of 600 observed by a second predictor, loaded from the same snapshot, that journals
    * each batch and forces it to disk before publishing it (as {@code depbloom serve} does).
    */
-  private Row journaled(List<Interaction> stream, Path snapshot) {
+  private ServeRow journaled(List<Interaction> stream, Path snapshot) {
     Path journal = snapshot.resolveSibling(snapshot.getFileName() + ".journal");
     PredictorOptions options = PredictorOptions.defaults().withSnapshot(snapshot);
     try (TemporalLinkPredictor j = TemporalLinkPredictor.load(run, options.withJournal(journal))) {
@@ -279,7 +244,7 @@ public final class ServeBenchmark {
     }
   }
 
-  private record Sustained(Row reads, double eventsPerSecond) {}
+  private record Sustained(ServeRow reads, double eventsPerSecond) {}
 
   /** One thread observes all events in batches of 600 while this one scores single pairs. */
   private static Sustained sustained(
@@ -316,10 +281,11 @@ public final class ServeBenchmark {
     }
     long[] nanos = reads.stream().mapToLong(Long::longValue).toArray();
     int observed = stream.size() / 600 * 600;
-    return new Sustained(row("score while observing", 1, nanos), observed / (wall[0] / 1e9));
+    return new Sustained(
+        ServeRow.of("score while observing", 1, nanos), observed / (wall[0] / 1e9));
   }
 
-  private Row overHttp(
+  private ServeRow overHttp(
       TemporalLinkPredictor p, EventStream events, SplittableRandom random, double later) {
     try (PredictionServer server =
         PredictionServer.start(p, new PredictionServer.Options("127.0.0.1", 0, 2, null, 5))) {
@@ -346,41 +312,13 @@ public final class ServeBenchmark {
           throw new IllegalStateException("POST /score answered " + answer.body());
         }
       }
-      return row("score over HTTP", 1, Arrays.copyOfRange(nanos, 100, nanos.length));
+      return ServeRow.of("score over HTTP", 1, Arrays.copyOfRange(nanos, 100, nanos.length));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  /** Latency quantiles and throughput (size per second of the mean call) of timed calls. */
-  private static Row row(String operation, int size, long[] nanos) {
-    return row(operation, size, nanos, null);
-  }
-
-  /** As above, with the calls' CPU times (or null). */
-  private static Row row(String operation, int size, long[] nanos, long[] cpuNanos) {
-    if (nanos.length == 0) { // too few test events for a call of this size
-      return new Row(operation, size, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0);
-    }
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
-    double mean = Arrays.stream(sorted).average().orElse(Double.NaN);
-    long[] cpu = cpuNanos == null ? null : cpuNanos.clone();
-    if (cpu != null) {
-      Arrays.sort(cpu);
-    }
-    return new Row(
-        operation,
-        size,
-        sorted.length,
-        quantile(sorted, 0.50) / 1e6,
-        quantile(sorted, 0.99) / 1e6,
-        cpu == null ? Double.NaN : quantile(cpu, 0.50) / 1e6,
-        cpu == null ? Double.NaN : quantile(cpu, 0.99) / 1e6,
-        size / (mean / 1e9));
   }
 
   /** Seconds all garbage collectors spent so far. */
@@ -390,12 +328,6 @@ public final class ServeBenchmark {
             .filter(t -> t > 0)
             .sum()
         / 1e3;
-  }
-
-  /** The nearest-rank quantile of sorted values. */
-  static double quantile(long[] sorted, double q) {
-    int rank = (int) Math.ceil(q * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
   /** The run's own training speed: its epochs' events over their training seconds. */

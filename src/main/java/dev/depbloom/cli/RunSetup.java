@@ -24,6 +24,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +44,14 @@ final class RunSetup {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private RunSetup() {}
+
+  /**
+   * A new folder under {@code runs/} named {@code NAME-yyyyMMdd-HHmmss}, for a run without --out.
+   */
+  static Path defaultOut(String name) {
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    return Path.of("runs", name + "-" + stamp);
+  }
 
   /** The data: a path, or the embedded data set; zero edge features of a width if asked for. */
   static EventStream loadData(String source, LoadOptions options, Integer edgeFeatureDim) {

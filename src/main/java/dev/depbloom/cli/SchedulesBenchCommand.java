@@ -14,8 +14,6 @@ import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -279,7 +277,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         gpus.add(DeviceModel.load(name.trim()));
       }
     }
-    Path dir = out != null ? out : defaultOut();
+    Path dir = out != null ? out : RunSetup.defaultOut("bench-schedules");
     if (Files.exists(dir)) {
       throw new InputException(dir + ": output folder exists; choose another --out");
     }
@@ -357,10 +355,5 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         seed,
         RunSetup.threadBudget(null, w, cores).chosen(), // 1 + 1 per worker, as train's default
         cores);
-  }
-
-  private static Path defaultOut() {
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-    return Path.of("runs", "bench-schedules-" + stamp);
   }
 }

@@ -20,8 +20,6 @@ import dev.depbloom.train.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -215,34 +213,46 @@ final class TrainCommand implements Callable<Integer> {
     Collective collective = Rendezvous.join(ranks, run, 0, Duration.ofSeconds(collectiveTimeout));
     try (Trainer trainer = trainer(run, collective)) {
       traceTo(trainer, collective);
-      RunDirectory dir = null;
-      if (collective.rank() == 0) {
-        dir = RunDirectory.create(out != null ? out : defaultOut(cfg.name()));
-        dir.writeConfig(cfg.toYaml());
-        ObjectNode info =
-            RunSetup.runInfo(
-                run,
-                data.path,
-                options,
-                edgeFeatureDim,
-                calibration,
-                List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
-        invariance.record((ObjectNode) info.get("threads"));
-        if (ranks.distributed()) {
-          ObjectNode p = info.putObject("processes");
-          p.put("worldSize", ranks.worldSize());
-          p.put("nodes", ranks.nodes());
-          p.put("perNode", ranks.localWorldSize());
-          p.put("master", ranks.master());
-        }
-        dir.writeRunInfo(info);
-      }
+      RunDirectory dir =
+          collective.rank() == 0
+              ? createDirectory(run, options, calibration, invariance, ranks)
+              : null;
       RunSummary summary = train(trainer, dir, run, err, ranks, collective);
       if (summary != null) {
         print(summary, dir);
       }
     }
     return 0;
+  }
+
+  /** Rank 0's new run folder, holding config.yml and run.json before the first epoch. */
+  private RunDirectory createDirectory(
+      TrainingRun run,
+      LoadOptions options,
+      Map<String, Double> calibration,
+      WorkerInvariance invariance,
+      RankEnvironment ranks) {
+    RunConfig cfg = run.config();
+    RunDirectory dir = RunDirectory.create(out != null ? out : RunSetup.defaultOut(cfg.name()));
+    dir.writeConfig(cfg.toYaml());
+    ObjectNode info =
+        RunSetup.runInfo(
+            run,
+            data.path,
+            options,
+            edgeFeatureDim,
+            calibration,
+            List.of(spec.commandLine().getParseResult().originalArgs().toArray(new String[0])));
+    invariance.record((ObjectNode) info.get("threads"));
+    if (ranks.distributed()) {
+      ObjectNode p = info.putObject("processes");
+      p.put("worldSize", ranks.worldSize());
+      p.put("nodes", ranks.nodes());
+      p.put("perNode", ranks.localWorldSize());
+      p.put("master", ranks.master());
+    }
+    dir.writeRunInfo(info);
+    return dir;
   }
 
   /** {@code --resume}: the recorded run, continued from its last completed epoch. */
@@ -311,27 +321,8 @@ final class TrainCommand implements Callable<Integer> {
             new ProgressReporter(
                 System.err, run.model().train().epochs(), System.console() != null));
       }
-      err.printf(
-          "depbloom: %s%s on %s: %,d events, %,d nodes%s, split %,d/%,d/%,d; schedule %s on %d"
-              + " logical device(s), threads %s; output %s%n",
-          Rendezvous.describe(ranks, collective),
-          run.config().name(),
-          run.dataSource(),
-          run.events().eventCount(),
-          run.events().nodeCount(),
-          run.events().bipartite() ? " (bipartite)" : "",
-          run.split().trainCount(),
-          run.split().valCount(),
-          run.split().testCount(),
-          trainer.schedule().describe(),
-          trainer.schedule().devices(),
-          run.threads(),
-          dir == null ? "(rank 0's)" : dir.root());
-      if (run.split().valCount() == 0) {
-        err.printf(
-            "depbloom: note: the validation split is empty, so validation AP is undefined (NaN)"
-                + " and the last epoch is the one tested%n");
-      }
+      Summaries.printStart(
+          err, Rendezvous.describe(ranks, collective), run, trainer.schedule(), dir);
       err.flush();
     }
     if (state.lastEpoch() > 0) {
@@ -388,11 +379,6 @@ final class TrainCommand implements Callable<Integer> {
       return RunConfig.read(config, name, o);
     }
     return RunConfig.zoo(model.name, o);
-  }
-
-  private static Path defaultOut(String model) {
-    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-    return Path.of("runs", model + "-" + stamp);
   }
 
   private void print(RunSummary s, RunDirectory dir) {

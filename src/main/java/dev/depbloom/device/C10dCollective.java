@@ -103,8 +103,8 @@ public final class C10dCollective implements Collective {
    */
   public static C10dCollective connect(RankEnvironment env, String setup, Options options) {
     RankDevice device = RankDevice.forLocalRank(env.localRank());
-    Store store = openStore(env, options.timeout(), env.rank() == 0);
-    checkSetups(env, store, setup, options.timeout());
+    Store store = C10dRendezvous.openStore(env, options.timeout(), env.rank() == 0);
+    C10dRendezvous.checkSetups(env, store, setup, options.timeout());
     Backend group;
     try {
       group =
@@ -129,74 +129,8 @@ public final class C10dCollective implements Collective {
               + firstLine(e),
           e);
     }
-    Store watchdogStore = openStore(env, options.timeout(), false);
+    Store watchdogStore = C10dRendezvous.openStore(env, options.timeout(), false);
     return new C10dCollective(env, device, options, store, group, watchdogStore);
-  }
-
-  private static Store openStore(RankEnvironment env, Duration timeout, boolean server) {
-    try {
-      return C10dBackends.store(env.masterAddress(), env.masterPort(), server, timeout);
-    } catch (RuntimeException e) {
-      if (server) {
-        throw new InputException(
-            "rank 0 cannot serve the rendezvous store on port "
-                + env.masterPort()
-                + " (MASTER_PORT): "
-                + firstLine(e));
-      }
-      throw new InputException(
-          "rank "
-              + env.rank()
-              + " cannot reach the master "
-              + env.master()
-              + " within "
-              + timeout.toSeconds()
-              + " s (MASTER_ADDR, MASTER_PORT: is rank 0 running there?): "
-              + firstLine(e));
-    }
-  }
-
-  /** Every rank's set-up against rank 0's, through the store. */
-  private static void checkSetups(
-      RankEnvironment env, Store store, String setup, Duration timeout) {
-    C10dBackends.set(store, SETUP + env.rank(), setup);
-    List<String> keys = new ArrayList<>();
-    for (int r = 0; r < env.worldSize(); r++) {
-      keys.add(SETUP + r);
-    }
-    try {
-      C10dBackends.await(store, keys, timeout);
-    } catch (RuntimeException e) {
-      List<Integer> missing = new ArrayList<>();
-      for (int r = 0; r < env.worldSize(); r++) {
-        if (!C10dBackends.exists(store, List.of(SETUP + r))) {
-          missing.add(r);
-        }
-      }
-      throw new InputException(
-          "rank(s) "
-              + join(missing)
-              + " did not join the run at "
-              + env.master()
-              + " within "
-              + timeout.toSeconds()
-              + " s (WORLD_SIZE="
-              + env.worldSize()
-              + ")");
-    }
-    String reference = C10dBackends.get(store, SETUP + 0);
-    for (int r = 1; r < env.worldSize(); r++) {
-      String other = r == env.rank() ? setup : C10dBackends.get(store, SETUP + r);
-      String difference = SetupDifference.between(reference, other);
-      if (difference != null) {
-        throw new InputException(
-            "rank "
-                + r
-                + "'s set-up differs from rank 0's: "
-                + difference
-                + " (every rank must get the same train arguments and data)");
-      }
-    }
   }
 
   @Override
@@ -427,13 +361,5 @@ public final class C10dCollective implements Collective {
     String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     m = m.strip().lines().findFirst().orElse(m);
     return m.replaceAll("\\[[^\\]]*/[^\\]]*\\.(cc|cpp|h|hpp):\\d+\\] ", "");
-  }
-
-  private static String join(List<Integer> ranks) {
-    StringBuilder s = new StringBuilder();
-    for (int r : ranks) {
-      s.append(s.length() == 0 ? "" : ", ").append(r);
-    }
-    return s.toString();
   }
 }

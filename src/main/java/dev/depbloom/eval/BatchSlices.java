@@ -3,8 +3,11 @@ package dev.depbloom.eval;
 import dev.depbloom.batch.Batch;
 import dev.depbloom.model.config.SamplingConfig;
 import dev.depbloom.step.BatchScores;
+import dev.depbloom.tensor.WorkerPool;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * How {@link EventSliceScorer} cuts a batch into passes over slices of its events: the slice size,
@@ -79,5 +82,30 @@ final class BatchSlices {
       perSnapshot += layer;
     }
     return (int) Math.min(Integer.MAX_VALUE, perSnapshot * sampling.history());
+  }
+
+  /**
+   * Runs passes {@code 0..passes-1} on {@code workers} workers (this thread and {@code pool}'s, or
+   * this thread alone when {@code pool} is null), each taking the next pass not yet taken.
+   */
+  static void runPasses(WorkerPool pool, int workers, int passes, IntConsumer pass) {
+    AtomicInteger next = new AtomicInteger();
+    Runnable worker =
+        () -> {
+          for (int p = next.getAndIncrement(); p < passes; p = next.getAndIncrement()) {
+            pass.accept(p);
+          }
+        };
+    if (pool == null || passes == 1) {
+      worker.run();
+      return;
+    }
+    pool.runAll(
+            Math.min(workers, passes),
+            w -> {
+              worker.run();
+              return null;
+            })
+        .orThrow();
   }
 }

@@ -22,8 +22,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.bytedeco.pytorch.Tensor;
 
@@ -81,29 +79,8 @@ public final class EventSliceScorer implements AutoCloseable {
   private final int positionsPerRoot;
   private final Object planLock = new Object();
   private int eventsPerPass; // 0: sized by POSITIONS_PER_PASS
-  private final long[] nanos = new long[Phase.values().length]; // wall time per phase, all calls
-
-  /** The phases of {@link #replay} and {@link #score}, timed for {@link #phaseSeconds()}. */
-  private enum Phase {
-    /** TGL's replay of the training and validation events ({@link #replay}). */
-    REPLAY("replay"),
-    /** Sampling and planning the slices (and the write). */
-    PLAN("plan"),
-    /** Sharing the slices' memory reads. */
-    SHARE_READS("shareReads"),
-    /** The shared memory update, per memory. */
-    MEMORY_UPDATE("memoryUpdate"),
-    /** Embedding and scoring the slices (all passes, all memories). */
-    SCORE("score"),
-    /** Writing the batch's memory. */
-    MEMORY_WRITE("memoryWrite");
-
-    private final String key;
-
-    Phase(String key) {
-      this.key = key;
-    }
-  }
+  private final long[] nanos =
+      new long[ScorerPhase.values().length]; // wall time per phase, all calls
 
   public EventSliceScorer(DeviceStep step, BatchPlanner planner, ModelConfig config, int workers) {
     this.step = step.scoring();
@@ -132,14 +109,14 @@ public final class EventSliceScorer implements AutoCloseable {
    */
   public Map<String, Double> phaseSeconds() {
     Map<String, Double> out = new LinkedHashMap<>();
-    for (Phase p : Phase.values()) {
+    for (ScorerPhase p : ScorerPhase.values()) {
       out.put(p.key, nanos[p.ordinal()] / 1e9);
     }
     return out;
   }
 
   /** Charges the time since {@code since} to {@code phase}; returns now. */
-  private long charge(Phase phase, long since) {
+  private long charge(ScorerPhase phase, long since) {
     long now = System.nanoTime();
     nanos[phase.ordinal()] += now - since;
     return now;
@@ -196,23 +173,14 @@ public final class EventSliceScorer implements AutoCloseable {
     IntFunction<BatchGraph> plan = p -> plan(batch, p, perPass, stream, sampler);
     long t = System.nanoTime();
     if (memories.isEmpty()) {
-      float[] positive = new float[b];
-      float[] negative = new float[k * b];
-      run(
-          passes,
-          p -> {
-            BatchScores s = step.evaluate(plan.apply(p), null, 0, batch.index(), false);
-            BatchSlices.copy(s, p * perPass, b, k, positive, negative);
-          });
-      charge(Phase.SCORE, t);
-      return List.of(new BatchScores(positive, negative));
+      return List.of(scoreWithoutMemory(batch, passes, perPass, plan, t));
     }
     int n = memories.size();
     float[][] positive = new float[n][b];
     float[][] negative = new float[n][k * b];
     // all slices are planned first, so that one memory update per memory serves all of them
     BatchGraph[] plans = new BatchGraph[passes];
-    run(passes, p -> plans[p] = plan.apply(p));
+    BatchSlices.runPasses(pool, workers, passes, p -> plans[p] = plan.apply(p));
     // the write reads the true endpoints, which the slices read too: it takes their update
     BatchGraph writePlan =
         write ? planner.planWrite(BatchSlices.endpoints(batch), stream, sampler) : null;
@@ -220,9 +188,9 @@ public final class EventSliceScorer implements AutoCloseable {
     if (writePlan != null) {
       all.add(writePlan);
     }
-    t = charge(Phase.PLAN, t);
+    t = charge(ScorerPhase.PLAN, t);
     SharedReads shared = SharedReads.of(all);
-    t = charge(Phase.SHARE_READS, t);
+    t = charge(ScorerPhase.SHARE_READS, t);
     Tensor[] updated = new Tensor[n];
     StreamParts[] parts = new StreamParts[updateParts(shared, SCORE_PART_ROWS)];
     try {
@@ -233,8 +201,10 @@ public final class EventSliceScorer implements AutoCloseable {
         ScoredMemory m = memories.get(i);
         updated[i] = sharedUpdate(shared, m.store(), m.view(), batch.index(), parts);
       }
-      t = charge(Phase.MEMORY_UPDATE, t);
-      run(
+      t = charge(ScorerPhase.MEMORY_UPDATE, t);
+      BatchSlices.runPasses(
+          pool,
+          workers,
           passes,
           p -> {
             List<BatchScores> s = step.evaluate(plans[p], updated, shared.rows(p), memories);
@@ -242,11 +212,11 @@ public final class EventSliceScorer implements AutoCloseable {
               BatchSlices.copy(s.get(i), p * perPass, b, k, positive[i], negative[i]);
             }
           });
-      t = charge(Phase.SCORE, t);
+      t = charge(ScorerPhase.SCORE, t);
       if (write) {
         writeAll(memories, writePlan, updated, shared.rows(passes), writes);
       }
-      charge(Phase.MEMORY_WRITE, t);
+      charge(ScorerPhase.MEMORY_WRITE, t);
     } finally {
       for (Tensor u : updated) {
         Tensors.release(u);
@@ -305,7 +275,7 @@ public final class EventSliceScorer implements AutoCloseable {
       writes.accept(memory, w);
     } finally {
       Tensors.release(updated);
-      charge(Phase.REPLAY, t);
+      charge(ScorerPhase.REPLAY, t);
     }
   }
 
@@ -322,7 +292,9 @@ public final class EventSliceScorer implements AutoCloseable {
       MemoryWriteSink writes) {
     MemoryWrite[] built = new MemoryWrite[memories.size()];
     try {
-      run(
+      BatchSlices.runPasses(
+          pool,
+          workers,
           built.length,
           i -> {
             ScoredMemory m = memories.get(i);
@@ -355,7 +327,9 @@ public final class EventSliceScorer implements AutoCloseable {
     // the parts write their rows in place, in parallel: no concatenation of the whole afterwards
     Tensor all = step.emptySharedUpdate(rows, memory.view(view).dim());
     try {
-      run(
+      BatchSlices.runPasses(
+          pool,
+          workers,
           parts,
           i ->
               step.updateSharedMemory(
@@ -371,28 +345,6 @@ public final class EventSliceScorer implements AutoCloseable {
       Tensors.release(all);
       throw e;
     }
-  }
-
-  /** Runs passes {@code 0..n-1} on the workers, each taking the next pass not yet taken. */
-  private void run(int passes, IntConsumer pass) {
-    AtomicInteger next = new AtomicInteger();
-    Runnable worker =
-        () -> {
-          for (int p = next.getAndIncrement(); p < passes; p = next.getAndIncrement()) {
-            pass.accept(p);
-          }
-        };
-    if (pool == null || passes == 1) {
-      worker.run();
-      return;
-    }
-    pool.runAll(
-            Math.min(workers, passes),
-            w -> {
-              worker.run();
-              return null;
-            })
-        .orThrow();
   }
 
   /**
@@ -411,6 +363,25 @@ public final class EventSliceScorer implements AutoCloseable {
           planner.sample(part, stream, sampler, BatchSlices.keysInWholeBatch(b, blocks, from, to));
     }
     return planner.plan(part, sample);
+  }
+
+  /** {@link #score} of a model without memory: each slice planned and scored in one pass. */
+  private BatchScores scoreWithoutMemory(
+      Batch batch, int passes, int perPass, IntFunction<BatchGraph> plan, long t) {
+    int b = batch.size();
+    int k = batch.negativesPerEvent();
+    float[] positive = new float[b];
+    float[] negative = new float[k * b];
+    BatchSlices.runPasses(
+        pool,
+        workers,
+        passes,
+        p -> {
+          BatchScores s = step.evaluate(plan.apply(p), null, 0, batch.index(), false);
+          BatchSlices.copy(s, p * perPass, b, k, positive, negative);
+        });
+    charge(ScorerPhase.SCORE, t);
+    return new BatchScores(positive, negative);
   }
 
   /** Events per pass: the fixed size, or what fits {@link #POSITIONS_PER_PASS}. */

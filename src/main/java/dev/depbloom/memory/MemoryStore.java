@@ -2,7 +2,6 @@ package dev.depbloom.memory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -217,23 +216,10 @@ public final class MemoryStore implements AutoCloseable {
         return new MergeCost(nanos, bytes);
       }
       long t0 = System.nanoTime();
-      BitSet written = new BitSet();
       for (int v : group) {
         requireNothingPending(v, "merged");
-        for (int node : stamps[v].writtenNodes()) {
-          written.set(node);
-        }
       }
-      // Rows no view of the group wrote since its last merge are equal in all of them (views reset
-      // together stay equal), and so is the memory (mailbox) of a row whose memory (mail) none
-      // wrote.
-      int[] rows = written.stream().toArray();
-      int[] memoryFrom = new int[rows.length];
-      int[] mailFrom = new int[rows.length];
-      for (int i = 0; i < rows.length; i++) {
-        memoryFrom[i] = latest(group, rows[i], true);
-        mailFrom[i] = latest(group, rows[i], false);
-      }
+      LatestWrites winners = LatestWrites.of(group, views, stamps);
       long choose = System.nanoTime() - t0;
       NodeMemory shape = views.get(group.get(0));
       long memoryRowBytes = 4L * shape.dim() + 8;
@@ -244,9 +230,9 @@ public final class MemoryStore implements AutoCloseable {
           if (from != to) {
             NodeMemory source = views.get(group.get(from));
             NodeMemory target = views.get(group.get(to));
-            int[] memoryRows = rowsFrom(rows, memoryFrom, from);
+            int[] memoryRows = winners.memoryRowsFrom(from);
             target.copyMemoryRows(source, memoryRows, memoryRows);
-            int[] mailRows = rowsFrom(rows, mailFrom, from);
+            int[] mailRows = winners.mailRowsFrom(from);
             target.copyMailRows(source, mailRows, mailRows);
             for (int node : memoryRows) {
               versions[group.get(to)][node]++;
@@ -266,31 +252,6 @@ public final class MemoryStore implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-  }
-
-  /**
-   * The position in {@code group} of the view whose write of {@code node}'s memory (or, {@code
-   * memory} false, mail) is latest, or -1 when no view of the group wrote it.
-   */
-  private int latest(List<Integer> group, int node, boolean memory) {
-    int best = -1;
-    double bestTime = 0;
-    long bestStamp = 0;
-    for (int i = 0; i < group.size(); i++) {
-      int v = group.get(i);
-      long stamp = memory ? stamps[v].memory(node) : stamps[v].mail(node);
-      if (stamp == 0) {
-        continue;
-      }
-      NodeMemory m = views.get(v);
-      double time = memory ? m.lastUpdate(node) : m.latestMailTime(node);
-      if (best < 0 || time > bestTime || (time == bestTime && stamp > bestStamp)) {
-        best = i;
-        bestTime = time;
-        bestStamp = stamp;
-      }
-    }
-    return best;
   }
 
   /**
@@ -363,23 +324,6 @@ public final class MemoryStore implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-  }
-
-  /** The rows whose winning view is {@code from}. */
-  private static int[] rowsFrom(int[] rows, int[] winner, int from) {
-    int count = 0;
-    for (int w : winner) {
-      if (w == from) {
-        count++;
-      }
-    }
-    int[] out = new int[count];
-    for (int i = 0, k = 0; i < rows.length; i++) {
-      if (winner[i] == from) {
-        out[k++] = rows[i];
-      }
-    }
-    return out;
   }
 
   private void requireNothingPending(int view, String what) {
