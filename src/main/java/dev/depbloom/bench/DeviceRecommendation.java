@@ -96,24 +96,32 @@ public final class DeviceRecommendation {
     priced.sort(Comparator.comparingDouble(Priced::eventsPerSecond).reversed());
     Priced chosen =
         priced.stream().filter(p -> p.risk() <= fewest + RISK_SLACK).findFirst().orElseThrow();
-    String reason =
-        String.format(
-            Locale.ROOT,
-            "on %s, P=%d x k=%d (%s, windows of %,d) projects %,.0f events/s (%.2f ms a round)"
-                + " with %.1f%% of events at risk, the most events/s among the %d candidates"
-                + " within %.0f point of the fewest at risk (%.1f%%)",
-            model.name(),
-            chosen.measure().chains(),
-            chosen.microBatches(),
-            chosen.measure().partitioner(),
-            chosen.measure().window(),
-            chosen.eventsPerSecond(),
-            1e3 * chosen.roundSeconds(),
-            100 * chosen.risk(),
-            priced.stream().filter(p -> p.risk() <= fewest + RISK_SLACK).count(),
-            100 * RISK_SLACK,
-            100 * fewest);
+    String reason = reason(model, chosen, priced, fewest);
     return new Result(model.name(), List.copyOf(priced), chosen, reason);
+  }
+
+  /**
+   * Why {@code chosen}: its projection and risk, and how many of {@code priced} are within {@link
+   * #RISK_SLACK} of the {@code fewest} at risk.
+   */
+  private static String reason(
+      DeviceModel model, Priced chosen, List<Priced> priced, double fewest) {
+    return String.format(
+        Locale.ROOT,
+        "on %s, P=%d x k=%d (%s, windows of %,d) projects %,.0f events/s (%.2f ms a round)"
+            + " with %.1f%% of events at risk, the most events/s among the %d candidates"
+            + " within %.0f point of the fewest at risk (%.1f%%)",
+        model.name(),
+        chosen.measure().chains(),
+        chosen.microBatches(),
+        chosen.measure().partitioner(),
+        chosen.measure().window(),
+        chosen.eventsPerSecond(),
+        1e3 * chosen.roundSeconds(),
+        100 * chosen.risk(),
+        priced.stream().filter(p -> p.risk() <= fewest + RISK_SLACK).count(),
+        100 * RISK_SLACK,
+        100 * fewest);
   }
 
   /** One recorded item's costs on the device model, averaged over the recorded rounds. */

@@ -104,13 +104,7 @@ public final class RowRun {
       List<DeviceModel> gpus,
       Path out,
       boolean test) {
-    ScheduleConfig schedule =
-        ScheduleFamilies.resolve(
-                lrMultiplier > 0 ? c.schedule().withScaleLearningRate(false) : c.schedule(),
-                base.events(),
-                base.split(),
-                base.model().train().batchSize())
-            .config();
+    ScheduleConfig schedule = resolvedSchedule(base, c, lrMultiplier);
     TrainConfig train = base.model().train().withEpochs(stop.epochs());
     if (lrMultiplier > 0) {
       train = train.withLearningRate(train.learningRate() * lrMultiplier);
@@ -118,16 +112,7 @@ public final class RowRun {
     RunConfig config =
         base.config().withSchedule(schedule).withModel(base.model().withTrain(train));
     int workers = gpus.isEmpty() ? c.workers() : Math.min(c.workers(), schedule.devices());
-    ThreadBudget t = base.threads();
-    TrainingRun run =
-        new TrainingRun(
-            base.events(),
-            base.dataSource(),
-            base.split(),
-            config,
-            base.seed(),
-            new ThreadBudget(t.intraOp(), t.blas(), workers),
-            base.samplerThreads());
+    TrainingRun run = rerun(base, config, workers);
     try (Trainer trainer = new Trainer(run)) {
       trainer.validateEvery(checkEvery);
       DeviceProjection measured =
@@ -136,12 +121,7 @@ public final class RowRun {
               4L * trainer.parameterCount(),
               link,
               trainer.schedule().memoryPlacement());
-      Map<String, GpuProjection> projections = new LinkedHashMap<>();
-      for (DeviceModel m : gpus) {
-        projections.put(
-            m.name(),
-            new GpuProjection(m, trainer.schedule().memoryPlacement(), schedule.devices()));
-      }
+      Map<String, GpuProjection> projections = gpuProjections(gpus, trainer, schedule.devices());
       trainer.observe(
           costs -> {
             measured.roundFinished(costs);
@@ -176,6 +156,44 @@ public final class RowRun {
           gpu,
           List.copyOf(points.points));
     }
+  }
+
+  /**
+   * {@code c}'s schedule resolved on {@code base}'s data; with a multiplier, one that does not
+   * scale the learning rate.
+   */
+  private static ScheduleConfig resolvedSchedule(
+      TrainingRun base, Candidate c, double lrMultiplier) {
+    return ScheduleFamilies.resolve(
+            lrMultiplier > 0 ? c.schedule().withScaleLearningRate(false) : c.schedule(),
+            base.events(),
+            base.split(),
+            base.model().train().batchSize())
+        .config();
+  }
+
+  /** {@code base}'s data, seed and threads with {@code config}, on {@code workers} workers. */
+  private static TrainingRun rerun(TrainingRun base, RunConfig config, int workers) {
+    ThreadBudget t = base.threads();
+    return new TrainingRun(
+        base.events(),
+        base.dataSource(),
+        base.split(),
+        config,
+        base.seed(),
+        new ThreadBudget(t.intraOp(), t.blas(), workers),
+        base.samplerThreads());
+  }
+
+  /** A projection per GPU device model, by its name, in the models' order. */
+  private static Map<String, GpuProjection> gpuProjections(
+      List<DeviceModel> gpus, Trainer trainer, int devices) {
+    Map<String, GpuProjection> projections = new LinkedHashMap<>();
+    for (DeviceModel m : gpus) {
+      projections.put(
+          m.name(), new GpuProjection(m, trainer.schedule().memoryPlacement(), devices));
+    }
+    return projections;
   }
 
   /** Collects the validation points of a run as they come. */

@@ -309,34 +309,39 @@ final class ProfileReport {
     rec.put("microBatches", r.microBatches());
     rec.put("reason", r.reason());
     if (priced != null) {
-      ObjectNode d = root.putObject("deviceRecommendation");
-      d.put("deviceModel", priced.deviceModel());
-      d.put("window", priced.chosen().measure().window());
-      d.put("partitioner", priced.chosen().measure().partitioner());
-      d.put("chains", priced.chosen().measure().chains());
-      d.put("microBatches", priced.chosen().microBatches());
-      d.put("projectedEventsPerSecond", priced.chosen().eventsPerSecond());
-      d.put("reason", priced.reason());
-      if (local != null) {
-        ObjectNode l = d.putObject("local");
-        l.put("microBatches", local.chosen().microBatches());
-        l.put("projectedEventsPerSecond", local.chosen().eventsPerSecond());
-        l.put("minSteps", local.minSteps());
-        l.put("reason", local.reason());
-        ArrayNode cs = l.putArray("candidates");
-        for (LocalBatchRecommendation.Priced c : local.candidates()) {
-          ObjectNode o = cs.addObject();
-          o.put("microBatches", c.microBatches());
-          o.put("roundSeconds", c.roundSeconds());
-          o.put("projectedEventsPerSecond", c.eventsPerSecond());
-          o.put("speedup", c.speedup());
-          o.put("stepsPerEpoch", c.stepsPerEpoch());
-          o.put("pays", c.pays());
-        }
-      }
+      deviceRecommendation(root.putObject("deviceRecommendation"), priced, local);
     }
     root.put("seconds", Math.round(seconds * 100) / 100.0);
     return JSON.writeValueAsString(root);
+  }
+
+  /** Fills {@code d} with the priced recommendation and, when given, the local one. */
+  private static void deviceRecommendation(
+      ObjectNode d, DeviceRecommendation.Result priced, LocalBatchRecommendation.Result local) {
+    d.put("deviceModel", priced.deviceModel());
+    d.put("window", priced.chosen().measure().window());
+    d.put("partitioner", priced.chosen().measure().partitioner());
+    d.put("chains", priced.chosen().measure().chains());
+    d.put("microBatches", priced.chosen().microBatches());
+    d.put("projectedEventsPerSecond", priced.chosen().eventsPerSecond());
+    d.put("reason", priced.reason());
+    if (local != null) {
+      ObjectNode l = d.putObject("local");
+      l.put("microBatches", local.chosen().microBatches());
+      l.put("projectedEventsPerSecond", local.chosen().eventsPerSecond());
+      l.put("minSteps", local.minSteps());
+      l.put("reason", local.reason());
+      ArrayNode cs = l.putArray("candidates");
+      for (LocalBatchRecommendation.Priced c : local.candidates()) {
+        ObjectNode o = cs.addObject();
+        o.put("microBatches", c.microBatches());
+        o.put("roundSeconds", c.roundSeconds());
+        o.put("projectedEventsPerSecond", c.eventsPerSecond());
+        o.put("speedup", c.speedup());
+        o.put("stepsPerEpoch", c.stepsPerEpoch());
+        o.put("pays", c.pays());
+      }
+    }
   }
 
   private static ObjectNode partition(PartitionMeasure m, int devices) {

@@ -309,6 +309,16 @@ public final class Evaluator {
           }
           metricsNanos[0] += System.nanoTime() - m0;
         });
+    checkNotDegenerate(scores, protocols, epoch);
+    return scores;
+  }
+
+  /**
+   * Throws when a protocol's test scores are degenerate (checked in protocol order), naming the
+   * protocol and the tested checkpoint.
+   */
+  private void checkNotDegenerate(
+      List<TestScoreAccumulator> scores, String[] protocols, int epoch) {
     for (int i = 0; i < scores.size(); i++) {
       String problem = scores.get(i).degenerate().problem(config.train().learningRate());
       if (problem != null) {
@@ -323,7 +333,6 @@ public final class Evaluator {
                 + ".pt");
       }
     }
-    return scores;
   }
 
   /** Ends {@code phase} for the listener (a progress bar ends its line) before the run stops. */

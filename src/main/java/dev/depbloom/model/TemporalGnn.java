@@ -75,22 +75,7 @@ public final class TemporalGnn extends Module {
                 + " node or edge features and gnn.dim_time is 0; give the data stand-in edge"
                 + " features (--edge-feature-dim W) or a time encoding (--set gnn.dim_time=100)");
       }
-      for (int l = 0; l < gnn.layers(); l++) {
-        List<TemporalAttentionLayer> perSnapshot = new ArrayList<>();
-        for (int h = 0; h < config.sampling().history(); h++) {
-          TemporalAttentionLayer layer =
-              new TemporalAttentionLayer(
-                  l == 0 ? inputDim : gnn.dimOut(),
-                  edgeFeatureDim,
-                  gnn.dimTime(),
-                  gnn.attentionHeads(),
-                  gnn.dimOut(),
-                  config.train().dropout(),
-                  config.train().attentionDropout());
-          perSnapshot.add(register_module("l" + l + "h" + h, layer));
-        }
-        stack.add(List.copyOf(perSnapshot));
-      }
+      addAttentionLayers(stack, config, inputDim, edgeFeatureDim);
     } else {
       norm =
           register_module(
@@ -109,6 +94,34 @@ public final class TemporalGnn extends Module {
     this.predictor =
         register_module(
             "edge_predictor", new EdgePredictor(layers.isEmpty() ? inputDim : gnn.dimOut()));
+  }
+
+  /**
+   * Registers the attention layers, one per layer and snapshot in that order, and adds them to
+   * {@code stack} as {@code [layer][snapshot]}.
+   */
+  private void addAttentionLayers(
+      List<List<TemporalAttentionLayer>> stack,
+      ModelConfig config,
+      int inputDim,
+      int edgeFeatureDim) {
+    GnnConfig gnn = config.gnn();
+    for (int l = 0; l < gnn.layers(); l++) {
+      List<TemporalAttentionLayer> perSnapshot = new ArrayList<>();
+      for (int h = 0; h < config.sampling().history(); h++) {
+        TemporalAttentionLayer layer =
+            new TemporalAttentionLayer(
+                l == 0 ? inputDim : gnn.dimOut(),
+                edgeFeatureDim,
+                gnn.dimTime(),
+                gnn.attentionHeads(),
+                gnn.dimOut(),
+                config.train().dropout(),
+                config.train().attentionDropout());
+        perSnapshot.add(register_module("l" + l + "h" + h, layer));
+      }
+      stack.add(List.copyOf(perSnapshot));
+    }
   }
 
   private static MemoryUpdater updater(ModelConfig config, int mailDim) {

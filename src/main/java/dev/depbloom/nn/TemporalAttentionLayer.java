@@ -128,23 +128,7 @@ public final class TemporalAttentionLayer extends Module {
     long slots = t * k;
     Tensor slot = in.slot();
     Tensor since = in.sinceEdge();
-    AttentionInputs grid =
-        new AttentionInputs(
-            in.targets(),
-            in.sources(),
-            in.sourceIndex() == null
-                ? null
-                : slot.new_zeros(slots).index_copy_(0, slot, in.sourceIndex()),
-            in.edgeFeatures(),
-            in.edgeIndex() == null
-                ? null
-                : slot.new_zeros(slots).index_copy_(0, slot, in.edgeIndex()),
-            since.new_zeros(slots).index_copy_(0, slot, since),
-            null,
-            null,
-            t,
-            k,
-            in.streamParts());
+    AttentionInputs grid = spreadOnGrid(in);
     Tensor w = keyValue.weight();
     Tensor stream = streamOf(grid, w); // [T K, 2 dimOut] or null
     Tensor wn = nodeDim > 0 ? w.narrow(1, 0, nodeDim) : null;
@@ -187,6 +171,32 @@ public final class TemporalAttentionLayer extends Module {
         });
     Tensor joined = nodeDim > 0 ? torch.cat(new TensorVector(agg, in.targets()), 1) : agg;
     return norm.forward(out.forward(joined).relu());
+  }
+
+  /**
+   * The inputs spread on the {@code [T, K]} grid: source and edge indices and time deltas per slot
+   * (0 in an empty slot), without slot and target index.
+   */
+  private static AttentionInputs spreadOnGrid(AttentionInputs in) {
+    long t = in.targetCount();
+    int k = in.fanout();
+    long slots = t * k;
+    Tensor slot = in.slot();
+    Tensor since = in.sinceEdge();
+    return new AttentionInputs(
+        in.targets(),
+        in.sources(),
+        in.sourceIndex() == null
+            ? null
+            : slot.new_zeros(slots).index_copy_(0, slot, in.sourceIndex()),
+        in.edgeFeatures(),
+        in.edgeIndex() == null ? null : slot.new_zeros(slots).index_copy_(0, slot, in.edgeIndex()),
+        since.new_zeros(slots).index_copy_(0, slot, since),
+        null,
+        null,
+        t,
+        k,
+        in.streamParts());
   }
 
   private Tensor query(AttentionInputs in) {

@@ -84,6 +84,8 @@ public final class BatchedReads {
     int[] inBatchStamp = new int[nodes];
     Arrays.fill(ownStamp, -1);
     Arrays.fill(inBatchStamp, -1);
+    Views views =
+        new Views(partition, rule, refine, snapshot, own, ownStamp, inBatch, inBatchStamp);
     int large = microBatches * batchSize;
     int largeId = 0;
     long lostEvents = 0;
@@ -97,32 +99,8 @@ public final class BatchedReads {
           for (int i = mlo; i < mhi; i++) {
             int e = ev[i];
             int lost =
-                missed(
-                        partition,
-                        rule,
-                        c,
-                        largeId,
-                        refine,
-                        src[e],
-                        sequential[0][e - rangeFrom],
-                        snapshot,
-                        own,
-                        ownStamp,
-                        inBatch,
-                        inBatchStamp)
-                    + missed(
-                        partition,
-                        rule,
-                        c,
-                        largeId,
-                        refine,
-                        dst[e],
-                        sequential[1][e - rangeFrom],
-                        snapshot,
-                        own,
-                        ownStamp,
-                        inBatch,
-                        inBatchStamp);
+                views.missed(c, largeId, src[e], sequential[0][e - rangeFrom])
+                    + views.missed(c, largeId, dst[e], sequential[1][e - rangeFrom]);
             lostReads += lost;
             lostEvents += lost > 0 ? 1 : 0;
           }
@@ -147,29 +125,35 @@ public final class BatchedReads {
     return new LostDependencies(n, lostEvents, 2 * n, lostReads);
   }
 
-  /** 1 when the read of {@code v} by chain {@code c} is older than sequential's {@code wanted}. */
-  private static int missed(
+  /**
+   * What a chain's read can see in one window: the window-start snapshot, the chains' committed
+   * writes ({@code own}, stamped with the chain) and the refined writes of the current large batch
+   * ({@code inBatch}, stamped with the large batch).
+   */
+  private record Views(
       WindowPartition partition,
       ReadRule rule,
-      int c,
-      int largeId,
       boolean refine,
-      int v,
-      int wanted,
       int[] snapshot,
       int[] own,
       int[] ownStamp,
       int[] inBatch,
       int[] inBatchStamp) {
-    int seen = snapshot[v];
-    boolean readsOwn = rule == ReadRule.OWN_WRITES || partition.ownerOf(v) == c;
-    if (readsOwn && ownStamp[v] == c) {
-      seen = Math.max(seen, own[v]);
+
+    /**
+     * 1 when the read of {@code v} by chain {@code c} is older than sequential's {@code wanted}.
+     */
+    int missed(int c, int largeId, int v, int wanted) {
+      int seen = snapshot[v];
+      boolean readsOwn = rule == ReadRule.OWN_WRITES || partition.ownerOf(v) == c;
+      if (readsOwn && ownStamp[v] == c) {
+        seen = Math.max(seen, own[v]);
+      }
+      if (refine && inBatchStamp[v] == largeId) {
+        seen = Math.max(seen, inBatch[v]);
+      }
+      return seen < wanted ? 1 : 0;
     }
-    if (refine && inBatchStamp[v] == largeId) {
-      seen = Math.max(seen, inBatch[v]);
-    }
-    return seen < wanted ? 1 : 0;
   }
 
   private static void mark(int[] value, int[] stamp, int id, int node, int event) {

@@ -162,23 +162,7 @@ public record DeviceModel(
     }
     Map<String, Double> v = new LinkedHashMap<>();
     Map<String, String> sources = new LinkedHashMap<>();
-    for (String key : KEYS) {
-      JsonNode p = params.get(key);
-      String where = source + ": parameters." + key;
-      if (p == null || !p.isObject()) {
-        throw new InputException(where + ": missing (expected {value: NUMBER, source: TEXT})");
-      }
-      JsonNode value = p.get("value");
-      if (value == null || !value.isNumber() || !(value.doubleValue() > 0)) {
-        throw new InputException(where + ".value: expected a positive number, got " + value);
-      }
-      JsonNode cited = p.get("source");
-      if (cited == null || !cited.isTextual() || cited.asText().isBlank()) {
-        throw new InputException(where + ".source: every figure needs its source");
-      }
-      v.put(key, value.doubleValue());
-      sources.put(key, cited.asText());
-    }
+    readParameters(params, source, v, sources);
     return new DeviceModel(
         name,
         description,
@@ -200,6 +184,31 @@ public record DeviceModel(
         v.get("internode_gbps") * 1e9,
         v.get("internode_latency_us") * 1e-6,
         sources);
+  }
+
+  /**
+   * Checks each of {@link #KEYS} in order and puts its value into {@code values} and its source
+   * into {@code sources}.
+   */
+  private static void readParameters(
+      JsonNode params, String source, Map<String, Double> values, Map<String, String> sources) {
+    for (String key : KEYS) {
+      JsonNode p = params.get(key);
+      String where = source + ": parameters." + key;
+      if (p == null || !p.isObject()) {
+        throw new InputException(where + ": missing (expected {value: NUMBER, source: TEXT})");
+      }
+      JsonNode value = p.get("value");
+      if (value == null || !value.isNumber() || !(value.doubleValue() > 0)) {
+        throw new InputException(where + ".value: expected a positive number, got " + value);
+      }
+      JsonNode cited = p.get("source");
+      if (cited == null || !cited.isTextual() || cited.asText().isBlank()) {
+        throw new InputException(where + ".source: every figure needs its source");
+      }
+      values.put(key, value.doubleValue());
+      sources.put(key, cited.asText());
+    }
   }
 
   private static String text(JsonNode root, String key, String source) {

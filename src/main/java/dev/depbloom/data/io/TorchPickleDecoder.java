@@ -104,17 +104,6 @@ final class TorchPickleDecoder {
           Object b = pop();
           push(new Object[] {pop(), b, c});
         }
-        case 'K' -> push((long) (in.get() & 0xff));
-        case 'M' -> push((long) (in.getShort() & 0xffff));
-        case 'J' -> push((long) in.getInt());
-        case 0x8a -> push(readLong1());
-        case 'G' -> push(Double.longBitsToDouble(Long.reverseBytes(in.getLong()))); // big-endian
-        case 'X' -> push(readString(in.getInt()));
-        case 0x8c, 'U' -> push(readString(in.get() & 0xff));
-        case 'T' -> push(readString(in.getInt()));
-        case 'N' -> push(null);
-        case 0x88 -> push(Boolean.TRUE);
-        case 0x89 -> push(Boolean.FALSE);
         case '}' -> push(new LinkedHashMap<Object, Object>());
         case ']' -> push(new ArrayList<Object>());
         case 's' -> setItems(List.of(pop2()));
@@ -127,17 +116,48 @@ final class TorchPickleDecoder {
           Object args = pop();
           push(reduce(pop(), (Object[]) args));
         }
-        default ->
-            throw new DataFormatException(
-                source,
-                0,
-                String.format(
-                    "has pickle opcode 0x%02x at byte %d that a tensor file does not use; expected"
-                        + " torch.save(tensor) output",
-                    op, at));
+        default -> {
+          if (!pushLiteral(op)) {
+            throw unknownOpcode(op, at);
+          }
+        }
       }
     }
     throw new DataFormatException(source, 0, "ends without the pickle STOP opcode");
+  }
+
+  /**
+   * Reads and pushes the value of a literal opcode (a number, a string, None, a boolean); false,
+   * reading nothing, for any other opcode.
+   */
+  private boolean pushLiteral(int op) {
+    switch (op) {
+      case 'K' -> push((long) (in.get() & 0xff));
+      case 'M' -> push((long) (in.getShort() & 0xffff));
+      case 'J' -> push((long) in.getInt());
+      case 0x8a -> push(readLong1());
+      case 'G' -> push(Double.longBitsToDouble(Long.reverseBytes(in.getLong()))); // big-endian
+      case 'X' -> push(readString(in.getInt()));
+      case 0x8c, 'U' -> push(readString(in.get() & 0xff));
+      case 'T' -> push(readString(in.getInt()));
+      case 'N' -> push(null);
+      case 0x88 -> push(Boolean.TRUE);
+      case 0x89 -> push(Boolean.FALSE);
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private DataFormatException unknownOpcode(int op, int at) {
+    return new DataFormatException(
+        source,
+        0,
+        String.format(
+            "has pickle opcode 0x%02x at byte %d that a tensor file does not use; expected"
+                + " torch.save(tensor) output",
+            op, at));
   }
 
   private Object reduce(Object callable, Object[] args) {

@@ -78,22 +78,7 @@ final class FormatDetector {
 
   /** The format of text starting with {@code prefix}, named {@code source} in errors. */
   static DataFormat detect(byte[] prefix, String source) {
-    CountingLineReader lines = new CountingLineReader(new ByteArrayInputStream(prefix), source);
-    if (prefix.length == 0) {
-      throw new DataFormatException(source, 1, "the file is empty; expected events");
-    }
-    if (!TextLines.nextContent(lines, true)) {
-      throw new DataFormatException(
-          source,
-          lines.lineNumber() + 1,
-          "the file has only blank or" + " # comment lines; expected events");
-    }
-    for (int i = lines.start(); i < lines.end(); i++) {
-      byte c = lines.bytes()[i];
-      if (c == 0 || (c < 0x20 && c != '\t')) {
-        throw unknown(source, "it does not look like a text file");
-      }
-    }
+    CountingLineReader lines = firstContentLine(prefix, source);
     LineFields fields = new LineFields(lines);
     String first = lines.text().toLowerCase(Locale.ROOT).replace(" ", "");
     if (first.startsWith(JodieCsvLoader.HEADER)) {
@@ -142,6 +127,30 @@ final class FormatDetector {
             + lines.lineNumber()
             + " is neither a known header nor"
             + " whitespace-separated numbers \"src dst time\"");
+  }
+
+  /**
+   * A reader of {@code prefix} standing on its first line that is neither blank nor a comment,
+   * checked to hold text.
+   */
+  private static CountingLineReader firstContentLine(byte[] prefix, String source) {
+    CountingLineReader lines = new CountingLineReader(new ByteArrayInputStream(prefix), source);
+    if (prefix.length == 0) {
+      throw new DataFormatException(source, 1, "the file is empty; expected events");
+    }
+    if (!TextLines.nextContent(lines, true)) {
+      throw new DataFormatException(
+          source,
+          lines.lineNumber() + 1,
+          "the file has only blank or" + " # comment lines; expected events");
+    }
+    for (int i = lines.start(); i < lines.end(); i++) {
+      byte c = lines.bytes()[i];
+      if (c == 0 || (c < 0x20 && c != '\t')) {
+        throw unknown(source, "it does not look like a text file");
+      }
+    }
+    return lines;
   }
 
   /**
