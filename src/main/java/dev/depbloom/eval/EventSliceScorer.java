@@ -22,7 +22,10 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.IntFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.bytedeco.pytorch.Tensor;
 
 /**
@@ -165,7 +168,6 @@ public final class EventSliceScorer implements AutoCloseable {
       NeighborSampler sampler,
       List<ScoredMemory> memories,
       MemoryWriteSink writes) {
-    boolean write = writes != null;
     int b = batch.size();
     int k = batch.negativesPerEvent();
     int perPass = sliceSize(b, k);
@@ -183,7 +185,7 @@ public final class EventSliceScorer implements AutoCloseable {
     BatchSlices.runPasses(pool, workers, passes, p -> plans[p] = plan.apply(p));
     // the write reads the true endpoints, which the slices read too: it takes their update
     BatchGraph writePlan =
-        write ? planner.planWrite(BatchSlices.endpoints(batch), stream, sampler) : null;
+        writes != null ? planner.planWrite(BatchSlices.endpoints(batch), stream, sampler) : null;
     List<BatchGraph> all = new ArrayList<>(Arrays.asList(plans));
     if (writePlan != null) {
       all.add(writePlan);
@@ -213,25 +215,17 @@ public final class EventSliceScorer implements AutoCloseable {
             }
           });
       t = charge(ScorerPhase.SCORE, t);
-      if (write) {
+      if (writePlan != null) {
         writeAll(memories, writePlan, updated, shared.rows(passes), writes);
       }
       charge(ScorerPhase.MEMORY_WRITE, t);
     } finally {
-      for (Tensor u : updated) {
-        Tensors.release(u);
-      }
-      for (StreamParts p : parts) {
-        if (p != null) {
-          p.close();
-        }
-      }
+      Arrays.stream(updated).forEach(Tensors::release);
+      Arrays.stream(parts).filter(Objects::nonNull).forEach(StreamParts::close);
     }
-    List<BatchScores> out = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      out.add(new BatchScores(positive[i], negative[i]));
-    }
-    return out;
+    return IntStream.range(0, n)
+        .mapToObj(i -> new BatchScores(positive[i], negative[i]))
+        .collect(Collectors.toList());
   }
 
   /**
