@@ -126,6 +126,29 @@ class ArchitectureTest {
         .check(classes);
   }
 
+  /**
+   * Every schedule family is built only through the registry: outside its folder, no class names a
+   * family's schedules or helpers, only its config record and its {@code ScheduleFamily} (which the
+   * registry finds with {@code ServiceLoader}). So a family's folder can change alone, and a new
+   * one needs no edit elsewhere.
+   */
+  @Test
+  void aFamilyIsNamedOutsideItsFolderOnlyByItsFace() {
+    for (String name : List.of("sequential", "disttgl", "depbloom")) {
+      String family = "dev.depbloom.schedule." + name;
+      noClasses()
+          .that()
+          .resideOutsideOfPackage(family)
+          .should()
+          .dependOnClassesThat(
+              com.tngtech.archunit.base.DescribedPredicate.describe(
+                  "are the insides of the " + name + " family",
+                  (JavaClass c) -> c.getPackageName().equals(family) && !familyFace(c)))
+          .because("schedules are built through ScheduleFamilies, never named")
+          .check(classes);
+    }
+  }
+
   /** A family's config (the records nested in it included) and its family class. */
   private static boolean familyFace(JavaClass c) {
     String topLevel = c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0];
