@@ -91,7 +91,7 @@ final class RunSetup {
    */
   static RunConfig withResolvedSchedule(
       RunConfig config, EventStream events, Split split, PrintWriter err) {
-    if (!config.schedule().needsProfile()) {
+    if (!config.schedule().needsResolution()) {
       return config;
     }
     ScheduleFamily.Resolution r =

@@ -57,7 +57,7 @@ public interface ScheduleConfig {
   }
 
   /** Whether parameters are still to be chosen ({@link ScheduleFamily#resolve}) before a run. */
-  default boolean needsProfile() {
+  default boolean needsResolution() {
     return false;
   }
 }

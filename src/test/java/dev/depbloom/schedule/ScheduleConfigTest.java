@@ -142,7 +142,7 @@ class ScheduleConfigTest {
     assertEquals(8, c.chains());
     assertEquals(4, c.microBatches());
     assertEquals(8, c.devices());
-    assertEquals(true, c.needsProfile(), "window and partitioner are still open");
+    assertEquals(true, c.needsResolution(), "window and partitioner are still open");
     DepBloomConfig open = depbloom(Map.of("schedule.name", "depbloom", "schedule.devices", "4"));
     assertEquals(4, open.chains());
     assertEquals(1, open.microBatches(), "k is 1 unless set");
@@ -186,7 +186,7 @@ class ScheduleConfigTest {
     assertEquals(4, c.microBatches());
     assertEquals(8, c.devices());
     assertEquals(2, c.memoryViews());
-    assertEquals(true, c.needsProfile(), "window and partitioner are still open");
+    assertEquals(true, c.needsResolution(), "window and partitioner are still open");
     DepBloomConfig open =
         depbloom(
             Map.of(
@@ -206,7 +206,7 @@ class ScheduleConfigTest {
                 "schedule.refine", "false"));
     assertEquals(
         DepBloomConfig.of(1, 6000, PartitionerKind.TOPOLOGY, 2, 2, false, true, true), all);
-    assertEquals(false, all.needsProfile());
+    assertEquals(false, all.needsResolution());
     DepBloomConfig auto =
         depbloom(
             Map.of(

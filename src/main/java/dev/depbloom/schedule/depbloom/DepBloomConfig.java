@@ -151,7 +151,7 @@ public record DepBloomConfig(
   }
 
   @Override
-  public boolean needsProfile() {
+  public boolean needsResolution() {
     return window == 0 || partitioner == null || chains == 0 || microBatches == 0;
   }
 

@@ -50,7 +50,7 @@ public final class DepBloomFamily implements ScheduleFamily<DepBloomConfig> {
   /** A resolved DepBloom schedule, in memory groups if it has several. */
   @Override
   public Schedule build(DepBloomConfig config, EventStream events, Split split, int batchSize) {
-    if (config.needsProfile()) {
+    if (config.needsResolution()) {
       throw new IllegalStateException("depbloom schedule not resolved: " + config);
     }
     int trainEvents = split.trainEnd();
@@ -73,7 +73,7 @@ public final class DepBloomFamily implements ScheduleFamily<DepBloomConfig> {
    */
   @Override
   public Resolution resolve(DepBloomConfig d, EventStream events, Split split, int batchSize) {
-    if (!d.needsProfile()) {
+    if (!d.needsResolution()) {
       return new Resolution(d, null);
     }
     ProfileSettings settings = ProfileSettings.of(d.devicesPerGroup(), batchSize);
