@@ -1,14 +1,10 @@
 package dev.depbloom.schedule;
 
-import dev.depbloom.batch.Batch;
-import dev.depbloom.data.RandomStreams;
 import dev.depbloom.device.Collective;
 import dev.depbloom.memory.DeviceWrite;
-import dev.depbloom.memory.MemoryStore;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.observe.ChromeTrace;
 import dev.depbloom.observe.Stage;
-import dev.depbloom.sampling.NeighborSampler;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.OpWork;
 import dev.depbloom.tensor.StepScope;
@@ -21,15 +17,14 @@ import java.util.TreeMap;
  * What happens to memory around a round's items: before them, the views that start over are reset
  * and a DepBloom window's prefills replay the earlier chains into the later chains' views; after
  * them, the round's writes reach every process ({@link WriteExchange}) and the store (the {@link
- * CommitPolicy}, one view at a time), and the views a round ends are merged (a DepBloom window's
- * end: per node the latest write wins).
+ * CommitPolicy}, one view at a time), and the views a round ends are merged. What a prefill and a
+ * merge do is the schedule's {@link WindowMemory}; this class orders, times and records them.
  */
 final class MemoryExchange implements AutoCloseable {
-  private static final long PREFILL = RandomStreams.key("prefill");
-
   private final TrainingSession session;
   private final CommitPolicy commit;
   private final WriteExchange exchange;
+  private final WindowMemory windows;
   private final WriteExchange.Context context;
   private final RoundRecorder recorder;
 
@@ -38,10 +33,12 @@ final class MemoryExchange implements AutoCloseable {
       Collective collective,
       CommitPolicy commit,
       WriteExchange exchange,
+      WindowMemory windows,
       RoundRecorder recorder) {
     this.session = session;
     this.commit = commit;
     this.exchange = exchange;
+    this.windows = windows;
     this.recorder = recorder;
     this.context = new WriteExchange.Context(session.memory(), collective, commit, recorder);
   }
@@ -64,47 +61,20 @@ final class MemoryExchange implements AutoCloseable {
   }
 
   /**
-   * Runs one prefill ({@link RoundPlan.Prefill}) on this thread, timed as the {@code prefill}
-   * stage: each later view takes the rows its predecessor replayed and replays its predecessor's
-   * chain, memory writes only, with a sampler of its own (the views' samplers keep their cursors).
-   * Every process runs every prefill of the round: the views hold the same merged memory at a
-   * window's start everywhere, and the replay depends only on it, the stream and the parameters.
+   * Runs one prefill ({@link RoundPlan.Prefill}) on this thread through the schedule's {@link
+   * WindowMemory}, timed as the {@code prefill} stage. Every process runs every prefill of the
+   * round.
    */
   private void prefill(RoundPlan.Prefill f, RoundPlan round, int epoch) {
     commit.drain();
     long t0 = System.nanoTime();
     long[] bytes = {0};
     OpWork[] work = new OpWork[1];
-    recorder.recorded(() -> replayChains(f, round, epoch, bytes), work);
+    recorder.recorded(() -> bytes[0] = windows.prefill(f, round, epoch, session), work);
     long took = System.nanoTime() - t0;
     recorder.runTimer().record(Stage.PREFILL, t0, took);
     recorder.span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
     recorder.prefilled(f.views(), took, bytes[0], f.views().size() - 2, work[0]);
-  }
-
-  /** The replays of a prefill, view after view; the bytes handed on are added to {@code bytes}. */
-  private Void replayChains(RoundPlan.Prefill f, RoundPlan round, int epoch, long[] bytes) {
-    MemoryStore memory = session.memory();
-    if (!memory.isNone()) {
-      try (NeighborSampler sampler = session.newSampler()) {
-        for (int p = 1; p < f.views().size(); p++) {
-          int view = f.views().get(p);
-          if (p > 1) {
-            bytes[0] += memory.copyWritten(f.views().get(p - 1), view);
-          }
-          for (int[] b : session.bounds(f.starts().get(p - 1), f.starts().get(p))) {
-            long[] keys = {PREFILL, epoch, b[0], view};
-            long stream = RandomStreams.derive(session.spec().seed(), keys);
-            Batch batch = session.batch(round.index(), b[0], b[1], 0, keys);
-            session
-                .step()
-                .scoring()
-                .replay(session.planner().planWrite(batch, stream, sampler), memory, view);
-          }
-        }
-      }
-    }
-    return null;
   }
 
   /**
@@ -139,7 +109,7 @@ final class MemoryExchange implements AutoCloseable {
           () -> {
             commit.drain();
             for (List<Integer> group : round.merges()) {
-              recorder.merged(group, session.memory().mergeLatest(group));
+              recorder.merged(group, windows.merge(group, session.memory()));
             }
             return null;
           });

@@ -77,7 +77,9 @@ public final class RoundRunner implements AutoCloseable {
     this.planner = new RoundPlanner(session, schedule, workers, collective, recorder);
     WriteExchange exchange =
         collective.worldSize() > 1 ? schedule.writeExchange() : new EveryRoundExchange();
-    this.memory = new MemoryExchange(session, collective, commit, exchange, recorder);
+    this.memory =
+        new MemoryExchange(
+            session, collective, commit, exchange, schedule.windowMemory(), recorder);
     List<long[]> shapes = new ArrayList<>();
     long elements = 0;
     for (int p = 0; p < session.replica().parameterCount(); p++) {

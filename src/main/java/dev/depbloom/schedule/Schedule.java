@@ -47,6 +47,14 @@ public interface Schedule {
   }
 
   /**
+   * What the schedule's prefills and merges do ({@link RoundPlan#prefills()}, {@link
+   * RoundPlan#merges()}): nothing by default, which plans neither; DepBloom's window edges.
+   */
+  default WindowMemory windowMemory() {
+    return WindowMemory.NONE;
+  }
+
+  /**
    * Where this schedule keeps node memory on real GPUs (a projection's traffic): on the devices by
    * default (TGL on one GPU; DepBloom's views stay on their devices for a window).
    */

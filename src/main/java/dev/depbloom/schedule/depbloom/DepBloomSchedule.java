@@ -9,6 +9,7 @@ import dev.depbloom.schedule.LastWinsCommit;
 import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.WindowMemory;
 import dev.depbloom.schedule.WriteExchange;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -269,6 +270,12 @@ public final class DepBloomSchedule implements Schedule {
   @Override
   public int rankOf(int device, int worldSize) {
     return (local ? device : device / microBatches) % worldSize;
+  }
+
+  /** The window-start prefill and the window-end merge. */
+  @Override
+  public WindowMemory windowMemory() {
+    return new WindowEdges();
   }
 
   /** A chain's view stays on its rank during a window: rows cross at the window's end. */

@@ -9,6 +9,7 @@ import dev.depbloom.schedule.MemoryGroupStagger;
 import dev.depbloom.schedule.Refinement;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.Schedule;
+import dev.depbloom.schedule.WindowMemory;
 import dev.depbloom.schedule.WriteExchange;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +136,11 @@ public final class MemoryGroupsSchedule implements Schedule {
   @Override
   public CommitPolicy commitPolicy() {
     return inner.commitPolicy();
+  }
+
+  @Override
+  public WindowMemory windowMemory() {
+    return inner.windowMemory();
   }
 
   @Override
