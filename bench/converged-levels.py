@@ -31,7 +31,7 @@ def seconds(v):
 
 print(f"Projected seconds on `{clock}` (trained events, thousands) at the first validation at or above each level; target {d['targetValAp']:.4f}:")
 print()
-print("| row | best val AP | " + " | ".join(f"{x:.2f}" for x in levels) + " |")
+print("| row | best val AP | " + " | ".join(f"{x:g}" for x in levels) + " |")
 print("|---|---|" + "---|" * len(levels))
 for r in d["rows"]:
     if clock != "measured" and r["label"] == "sequential" and not r["run"]["validations"][0]["gpuSeconds"]:

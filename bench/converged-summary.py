@@ -65,8 +65,8 @@ for part in parts:
     cap = d["maxTrainedSplits"] * d["trainEvents"]
 
     def best(prefix):
-        r = max((r for r in rows if r["label"].startswith(prefix)), key=lambda r: r["run"]["bestValAp"])
-        return f"{r['label']} ({r['run']['bestValAp']:.4f})"
+        r = max((r for r in rows if r["label"].startswith(prefix)), key=lambda r: r["run"]["bestValAp"], default=None)
+        return "-" if r is None else f"{r['label']} ({r['run']['bestValAp']:.4f})"
 
     capped = sum(1 for r in rows if r["run"]["validations"][-1]["trainedEvents"] >= cap)
     print(
