@@ -54,11 +54,18 @@ final class DepBloomSection {
     }
     DepBloomConfig.Techniques techniques =
         new DepBloomConfig.Techniques(refine, criticalPath, false, placement);
-    Shape s = new Shape(c.devices(), c.devicesGiven(), c.memoryParallelism(), chains, microBatches);
-    DepBloomConfig d =
-        placement == Placement.LOCAL
-            ? local(r, s, window, partitioner, techniques, c)
-            : spread(r, s, window, partitioner, techniques, c);
+    Shape s =
+        new Shape(
+            c.devices(),
+            c.devicesGiven(),
+            c.memoryParallelism(),
+            chains,
+            microBatches,
+            window,
+            partitioner,
+            techniques,
+            c.scaleLearningRate());
+    DepBloomConfig d = placement == Placement.LOCAL ? local(r, s) : spread(r, s);
     return d.withPrefill(prefill);
   }
 
@@ -93,21 +100,26 @@ final class DepBloomSection {
     return PartitionerKind.of(p);
   }
 
-  /** The device counts as the section gives them: G (and whether set), M, P and k (0 unset). */
+  /**
+   * The section as read, before P and k are completed: G (and whether set), M, P and k (0 unset),
+   * and the rest of the config.
+   */
   private record Shape(
-      int devices, boolean devicesGiven, int groups, int chains, int microBatches) {}
+      int devices,
+      boolean devicesGiven,
+      int groups,
+      int chains,
+      int microBatches,
+      int window,
+      PartitionerKind partitioner,
+      DepBloomConfig.Techniques techniques,
+      boolean scaleLearningRate) {}
 
   /**
    * Spread placement: P and k from each other and {@code G / M} where one is missing; both missing:
    * left to the profile.
    */
-  private static DepBloomConfig spread(
-      SectionReader r,
-      Shape s,
-      int window,
-      PartitionerKind partitioner,
-      DepBloomConfig.Techniques techniques,
-      ScheduleSection.Common c) {
+  private static DepBloomConfig spread(SectionReader r, Shape s) {
     int chains = s.chains();
     int microBatches = s.microBatches();
     int groups = s.groups();
@@ -138,22 +150,16 @@ final class DepBloomSection {
     return new DepBloomConfig(
         chains != 0 ? groups * chains * microBatches : s.devices(),
         groups,
-        window,
-        partitioner,
+        s.window(),
+        s.partitioner(),
         chains,
         microBatches,
-        techniques,
-        c.scaleLearningRate());
+        s.techniques(),
+        s.scaleLearningRate());
   }
 
   /** Local placement: P is {@code G / M} where unset, k 1 where unset. */
-  private static DepBloomConfig local(
-      SectionReader r,
-      Shape s,
-      int window,
-      PartitionerKind partitioner,
-      DepBloomConfig.Techniques techniques,
-      ScheduleSection.Common c) {
+  private static DepBloomConfig local(SectionReader r, Shape s) {
     int chains = s.chains();
     int groups = s.groups();
     if (chains == 0) {
@@ -179,12 +185,12 @@ final class DepBloomSection {
     return new DepBloomConfig(
         groups * chains,
         groups,
-        window,
-        partitioner,
+        s.window(),
+        s.partitioner(),
         chains,
         s.microBatches() == 0 ? 1 : s.microBatches(),
-        techniques,
-        c.scaleLearningRate());
+        s.techniques(),
+        s.scaleLearningRate());
   }
 
   private static int divide(SectionReader r, String key, int devices, int part) {
