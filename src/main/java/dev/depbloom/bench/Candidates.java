@@ -172,14 +172,6 @@ public final class Candidates {
    */
   private static DepBloomConfig profiled(
       int devices, int groups, int k, boolean refine, boolean criticalPath) {
-    return new DepBloomConfig(
-        devices,
-        groups,
-        0,
-        null,
-        devices / groups,
-        k,
-        new DepBloomConfig.Techniques(refine, criticalPath, false),
-        true);
+    return DepBloomConfig.of(groups, 0, null, devices / groups, k, refine, criticalPath, true);
   }
 }

@@ -94,18 +94,18 @@ public final class DeviceRecommendation {
     }
     double fewest = priced.stream().mapToDouble(Priced::risk).min().orElse(0);
     priced.sort(Comparator.comparingDouble(Priced::eventsPerSecond).reversed());
-    Priced chosen =
-        priced.stream().filter(p -> p.risk() <= fewest + RISK_SLACK).findFirst().orElseThrow();
-    String reason = reason(model, chosen, priced, fewest);
+    List<Priced> eligible =
+        priced.stream().filter(p -> p.risk() <= fewest + RISK_SLACK).toList(); // fastest first
+    Priced chosen = eligible.get(0); // the fewest at risk is always eligible
+    String reason = reason(model, chosen, eligible.size(), fewest);
     return new Result(model.name(), List.copyOf(priced), chosen, reason);
   }
 
   /**
-   * Why {@code chosen}: its projection and risk, and how many of {@code priced} are within {@link
-   * #RISK_SLACK} of the {@code fewest} at risk.
+   * Why {@code chosen}: its projection and risk, and that it is the fastest of {@code eligible}
+   * candidates within {@link #RISK_SLACK} of the {@code fewest} at risk.
    */
-  private static String reason(
-      DeviceModel model, Priced chosen, List<Priced> priced, double fewest) {
+  private static String reason(DeviceModel model, Priced chosen, int eligible, double fewest) {
     return String.format(
         Locale.ROOT,
         "on %s, P=%d x k=%d (%s, windows of %,d) projects %,.0f events/s (%.2f ms a round)"
@@ -119,7 +119,7 @@ public final class DeviceRecommendation {
         chosen.eventsPerSecond(),
         1e3 * chosen.roundSeconds(),
         100 * chosen.risk(),
-        priced.stream().filter(p -> p.risk() <= fewest + RISK_SLACK).count(),
+        eligible,
         100 * RISK_SLACK,
         100 * fewest);
   }

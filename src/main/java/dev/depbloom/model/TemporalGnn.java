@@ -75,7 +75,7 @@ public final class TemporalGnn extends Module {
                 + " node or edge features and gnn.dim_time is 0; give the data stand-in edge"
                 + " features (--edge-feature-dim W) or a time encoding (--set gnn.dim_time=100)");
       }
-      addAttentionLayers(stack, config, inputDim, edgeFeatureDim);
+      addAttentionLayers(stack, inputDim, edgeFeatureDim);
     } else {
       norm =
           register_module(
@@ -101,10 +101,7 @@ public final class TemporalGnn extends Module {
    * {@code stack} as {@code [layer][snapshot]}.
    */
   private void addAttentionLayers(
-      List<List<TemporalAttentionLayer>> stack,
-      ModelConfig config,
-      int inputDim,
-      int edgeFeatureDim) {
+      List<List<TemporalAttentionLayer>> stack, int inputDim, int edgeFeatureDim) {
     GnnConfig gnn = config.gnn();
     for (int l = 0; l < gnn.layers(); l++) {
       List<TemporalAttentionLayer> perSnapshot = new ArrayList<>();

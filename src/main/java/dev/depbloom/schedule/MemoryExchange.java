@@ -68,13 +68,12 @@ final class MemoryExchange implements AutoCloseable {
   private void prefill(RoundPlan.Prefill f, RoundPlan round, int epoch) {
     commit.drain();
     long t0 = System.nanoTime();
-    long[] bytes = {0};
     OpWork[] work = new OpWork[1];
-    recorder.recorded(() -> bytes[0] = windows.prefill(f, round, epoch, session), work);
+    long bytes = recorder.recorded(() -> windows.prefill(f, round, epoch, session), work);
     long took = System.nanoTime() - t0;
     recorder.runTimer().record(Stage.PREFILL, t0, took);
     recorder.span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
-    recorder.prefilled(f.views(), took, bytes[0], f.views().size() - 2, work[0]);
+    recorder.prefilled(f.views(), took, bytes, f.views().size() - 2, work[0]);
   }
 
   /**

@@ -192,12 +192,10 @@ public final class SectionReader {
 
   /** Fails on any key that was never read. */
   public void finish() {
-    for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
-      String key = it.next();
-      if (!known.contains(key)) {
-        throw new ConfigException(
-            path(key) + ": unknown key (known keys of '" + section + "': " + known + ")");
-      }
+    List<String> unknown = unread();
+    if (!unknown.isEmpty()) {
+      throw new ConfigException(
+          path(unknown.get(0)) + ": unknown key (known keys of '" + section + "': " + known + ")");
     }
   }
 
