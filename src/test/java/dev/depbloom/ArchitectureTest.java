@@ -50,6 +50,7 @@ class ArchitectureTest {
           List.of("device"),
           List.of("schedule"),
           List.of("schedule.depbloom", "schedule.disttgl", "schedule.sequential"),
+          List.of("recording"),
           List.of("train"),
           List.of("api"),
           List.of("serve"),
@@ -147,6 +148,37 @@ class ArchitectureTest {
           .because("schedules are built through ScheduleFamilies, never named")
           .check(classes);
     }
+  }
+
+  /**
+   * The round engine ({@code schedule}, the families' folders and the {@code step} it drives) knows
+   * no observer: it tells what happened as {@code schedule.RoundEvent}s to {@code RoundListener}s,
+   * and a task measures itself into a {@code step.StageClock}. Stage timers, the Chrome trace, the
+   * round costs and recorded work, the projection and the listeners that fill them ({@code
+   * recording}) lie outside it. Of {@code observe} it names only the vocabulary: the {@code Stage}
+   * names and a schedule's {@code MemoryPlacement}.
+   */
+  @Test
+  void theRoundEngineImportsNoObserver() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.depbloom.schedule..", "dev.depbloom.step..")
+        .should()
+        .dependOnClassesThat(
+            com.tngtech.archunit.base.DescribedPredicate.describe(
+                "are observers (of observe: all but Stage and MemoryPlacement; projection;"
+                    + " recording)",
+                (JavaClass t) -> observer(t.getBaseComponentType())))
+        .because("the engine emits RoundEvents; timing, trace and work recording listen to them")
+        .check(classes);
+  }
+
+  private static boolean observer(JavaClass c) {
+    String p = c.getPackageName();
+    return p.startsWith("dev.depbloom.projection")
+        || p.startsWith("dev.depbloom.recording")
+        || (p.equals("dev.depbloom.observe")
+            && !List.of("Stage", "MemoryPlacement").contains(c.getSimpleName()));
   }
 
   /** A family's config (the records nested in it included) and its family class. */

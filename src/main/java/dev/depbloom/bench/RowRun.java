@@ -126,10 +126,8 @@ public final class RowRun {
           costs -> {
             measured.roundFinished(costs);
             projections.values().forEach(p -> p.roundFinished(costs));
-          });
-      if (!gpus.isEmpty()) {
-        trainer.recordWorkUpToEpoch(1);
-      }
+          },
+          gpus.isEmpty() ? 0 : 1);
       Points points = new Points(measured, projections);
       trainer.addListener(points);
       trainer.stopWhen(() -> points.stopsAt(stop), !test);

@@ -1,6 +1,7 @@
 package dev.depbloom.bench;
 
 import dev.depbloom.device.InProcessCollective;
+import dev.depbloom.recording.StageTimes;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
@@ -69,6 +70,8 @@ public final class TrainingBenchmark {
                 run.threads().workers(),
                 new InProcessCollective(),
                 schedule.commitPolicy())) {
+      StageTimes times = new StageTimes(schedule.devices());
+      runner.listen(times);
       session.replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
       RoundRunner.EpochRounds rounds = null;
@@ -81,7 +84,7 @@ public final class TrainingBenchmark {
           rounds = runner.epoch(schedule.plan(epoch), epoch);
         }
         if (i == warmup) {
-          runner.resetTimers();
+          times.reset();
           rss.add(new RssSample(0, residentMb()));
           t0 = System.nanoTime();
         }
@@ -102,7 +105,7 @@ public final class TrainingBenchmark {
           events,
           seconds,
           events / seconds,
-          runner.timer().secondsByKey(),
+          times.run().secondsByKey(),
           List.copyOf(rss));
     }
   }

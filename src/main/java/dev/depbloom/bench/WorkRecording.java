@@ -5,6 +5,7 @@ import dev.depbloom.data.Split;
 import dev.depbloom.data.ZeroFeatureMatrix;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.observe.RoundWork;
+import dev.depbloom.recording.RoundCostRecorder;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
@@ -66,8 +67,7 @@ public final class WorkRecording {
         RoundRunner runner =
             new RoundRunner(
                 session, schedule, 1, new InProcessCollective(), schedule.commitPolicy())) {
-      runner.recordWorkUpToEpoch(1);
-      runner.observe(c -> out.add(c.work()));
+      runner.listen(new RoundCostRecorder(c -> out.add(c.work()), 1));
       session.replica().model().train(true);
       List<RoundPlan> rounds = schedule.plan(1);
       int n = maxRounds > 0 ? Math.min(maxRounds, rounds.size()) : rounds.size();

@@ -10,9 +10,9 @@ import java.util.Map;
 /**
  * A run's rounds projected onto a GPU device model as they finish (docs/projection.md): each
  * round's recorded work priced by a {@link GpuRoundModel}. Only the first epoch's rounds need their
- * kernels recorded ({@code RoundRunner#recordWorkUpToEpoch}): a round's shapes depend on the stream
- * and the schedule alone, so a later epoch's round {@code r} is priced with the kernels recorded
- * for round {@code r} and its own traffic.
+ * kernels recorded ({@code recording.RoundCostRecorder}'s {@code recordKernelsUpToEpoch}): a
+ * round's shapes depend on the stream and the schedule alone, so a later epoch's round {@code r} is
+ * priced with the kernels recorded for round {@code r} and its own traffic.
  */
 public final class GpuProjection implements RoundObserver {
   private final GpuRoundModel model;
@@ -40,7 +40,7 @@ public final class GpuProjection implements RoundObserver {
             "round "
                 + c.round()
                 + " has no recorded kernels: record at least the first epoch"
-                + " (RoundRunner.recordWorkUpToEpoch)");
+                + " (RoundCostRecorder's recordKernelsUpToEpoch)");
       }
       w = withKernelsOf(w, kernels);
     }

@@ -12,7 +12,7 @@ import java.util.List;
 public final class EveryRoundExchange implements WriteExchange {
   @Override
   public List<DeviceWrite> writesToCommit(List<DeviceWrite> local, int round, Context c) {
-    return c.recorder()
+    return c.events()
         .coordinator(
             Stage.SYNC, "exchangeWrites", round, () -> c.collective().exchangeWrites(local));
   }

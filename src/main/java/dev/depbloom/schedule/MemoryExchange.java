@@ -3,10 +3,8 @@ package dev.depbloom.schedule;
 import dev.depbloom.device.Collective;
 import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.MemoryWrite;
-import dev.depbloom.observe.ChromeTrace;
 import dev.depbloom.observe.Stage;
 import dev.depbloom.step.TrainingSession;
-import dev.depbloom.tensor.OpWork;
 import dev.depbloom.tensor.StepScope;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +16,8 @@ import java.util.TreeMap;
  * and a DepBloom window's prefills replay the earlier chains into the later chains' views; after
  * them, the round's writes reach every process ({@link WriteExchange}) and the store (the {@link
  * CommitPolicy}, one view at a time), and the views a round ends are merged. What a prefill and a
- * merge do is the schedule's {@link WindowMemory}; this class orders, times and records them.
+ * merge do is the schedule's {@link WindowMemory}; this class orders them and tells the round's
+ * listeners ({@link RoundEvents}) what each took.
  */
 final class MemoryExchange implements AutoCloseable {
   private final TrainingSession session;
@@ -26,7 +25,7 @@ final class MemoryExchange implements AutoCloseable {
   private final WriteExchange exchange;
   private final WindowMemory windows;
   private final WriteExchange.Context context;
-  private final RoundRecorder recorder;
+  private final RoundEvents events;
 
   MemoryExchange(
       TrainingSession session,
@@ -34,13 +33,13 @@ final class MemoryExchange implements AutoCloseable {
       CommitPolicy commit,
       WriteExchange exchange,
       WindowMemory windows,
-      RoundRecorder recorder) {
+      RoundEvents events) {
     this.session = session;
     this.commit = commit;
     this.exchange = exchange;
     this.windows = windows;
-    this.recorder = recorder;
-    this.context = new WriteExchange.Context(session.memory(), collective, commit, recorder);
+    this.events = events;
+    this.context = new WriteExchange.Context(session.memory(), collective, commit, events);
   }
 
   /** Whether the commit needs each round planned while the previous one trains. */
@@ -62,18 +61,21 @@ final class MemoryExchange implements AutoCloseable {
 
   /**
    * Runs one prefill ({@link RoundPlan.Prefill}) on this thread through the schedule's {@link
-   * WindowMemory}, timed as the {@code prefill} stage. Every process runs every prefill of the
-   * round.
+   * WindowMemory}, measured as a {@link RoundEvent.Prefilled}. Every process runs every prefill of
+   * the round.
    */
   private void prefill(RoundPlan.Prefill f, RoundPlan round, int epoch) {
     commit.drain();
-    long t0 = System.nanoTime();
-    OpWork[] work = new OpWork[1];
-    long bytes = recorder.recorded(() -> windows.prefill(f, round, epoch, session), work);
-    long took = System.nanoTime() - t0;
-    recorder.runTimer().record(Stage.PREFILL, t0, took);
-    recorder.span(ChromeTrace.COORDINATOR, Stage.PREFILL.key(), t0, took, round.index());
-    recorder.prefilled(f.views(), took, bytes, f.views().size() - 2, work[0]);
+    RoundEvents.Measured<Long> m = events.measured(() -> windows.prefill(f, round, epoch, session));
+    events.emit(
+        new RoundEvent.Prefilled(
+            round.index(),
+            f.views(),
+            m.startNanos(),
+            m.nanos(),
+            m.value(),
+            f.views().size() - 2,
+            m.work()));
   }
 
   /**
@@ -86,8 +88,7 @@ final class MemoryExchange implements AutoCloseable {
     List<DeviceWrite> all = exchange.writesToCommit(writes, round.index(), context);
     boolean allHot = next == null || round.mergeViews() || !next.resetViews().isEmpty();
     try {
-      recorder.commitStarted();
-      recorder.coordinator(
+      events.coordinator(
           Stage.MEMORY_WRITE,
           "commit",
           round.index(),
@@ -101,14 +102,16 @@ final class MemoryExchange implements AutoCloseable {
     }
     if (round.mergeViews()) {
       exchange.beforeMerge(round, context);
-      recorder.coordinator(
+      events.coordinator(
           Stage.MEMORY_WRITE,
           "merge",
           round.index(),
           () -> {
             commit.drain();
             for (List<Integer> group : round.merges()) {
-              recorder.merged(group, windows.merge(group, session.memory()));
+              events.emit(
+                  new RoundEvent.Merged(
+                      round.index(), group, windows.merge(group, session.memory())));
             }
             return null;
           });
@@ -122,19 +125,24 @@ final class MemoryExchange implements AutoCloseable {
       byView.computeIfAbsent(w.view(), v -> new ArrayList<>()).add(w.write());
     }
     for (Map.Entry<Integer, List<MemoryWrite>> e : byView.entrySet()) {
-      long t0 = System.nanoTime();
-      long critical;
-      OpWork[] work = new OpWork[1];
+      RoundEvents.Measured<Long> critical;
       try (StepScope scope = new StepScope()) {
         critical =
-            recorder.recorded(
-                () -> commit.commit(session.memory(), e.getKey(), e.getValue(), round, next), work);
+            events.measured(
+                () -> commit.commit(session.memory(), e.getKey(), e.getValue(), round, next));
       }
       long total = 0;
       for (MemoryWrite w : e.getValue()) {
         total += w.rowBytes(null);
       }
-      recorder.viewCommitted(e.getKey(), System.nanoTime() - t0, critical, total, work[0]);
+      events.emit(
+          new RoundEvent.ViewCommitted(
+              round,
+              e.getKey(),
+              System.nanoTime() - critical.startNanos(),
+              critical.value(),
+              total,
+              critical.work()));
     }
     return null;
   }

@@ -1,19 +1,20 @@
 package dev.depbloom.schedule;
 
-import dev.depbloom.observe.StageTimer;
 import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.StageClock;
 import java.util.List;
 
 /**
  * A round as the coordinator planned it (drew its negatives and sampled its neighborhoods): this
- * process's tasks in device order (an item, or one shard of it, each), a stage timer per task, and
- * how long each item's planning took (on the task of its last shard).
+ * process's tasks in device order (an item, or one shard of it, each), a stage clock per task (what
+ * the task measures of itself as it runs), and how long each item's planning took (on the task of
+ * its last shard).
  */
 public record PlannedRound(
     RoundPlan round,
     int epoch,
     List<DeviceStep.Task> tasks,
-    List<StageTimer> timers,
+    List<StageClock> clocks,
     List<Long> sampleNanos) {
 
   /** Marks, per node, the rows of view {@code view} that this round's tasks read. */

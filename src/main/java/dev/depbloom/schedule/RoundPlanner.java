@@ -5,10 +5,9 @@ import dev.depbloom.data.RandomStreams;
 import dev.depbloom.device.Collective;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.model.LargeBatch;
-import dev.depbloom.observe.Stage;
-import dev.depbloom.observe.StageTimer;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.ReadThrough;
+import dev.depbloom.step.StageClock;
 import dev.depbloom.step.TrainingSession;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,7 +37,7 @@ final class RoundPlanner {
   private final Refinement refinement;
   private final int workers; // of this process
   private final Collective collective;
-  private final RoundRecorder recorder;
+  private final RoundEvents events;
   private PlannedRound prefetched; // the next round, planned while the current one trained
   private long lastSampleNanos; // of the item planned last
 
@@ -47,13 +46,13 @@ final class RoundPlanner {
       Schedule schedule,
       int workers,
       Collective collective,
-      RoundRecorder recorder) {
+      RoundEvents events) {
     this.session = session;
     this.schedule = schedule;
     this.refinement = schedule.refinement();
     this.workers = workers;
     this.collective = collective;
-    this.recorder = recorder;
+    this.events = events;
   }
 
   /** The tasks of a round: planned while the previous round trained, or now. */
@@ -78,7 +77,7 @@ final class RoundPlanner {
 
   private PlannedRound plan(RoundPlan round, int epoch) {
     List<DeviceStep.Task> tasks = new ArrayList<>();
-    List<StageTimer> timers = new ArrayList<>();
+    List<StageClock> clocks = new ArrayList<>();
     List<Long> sampleNanos = new ArrayList<>();
     Function<ItemPlan, ReadThrough> links =
         session.memory().isNone() ? Refinement.NONE.links(round) : refinement.links(round);
@@ -86,12 +85,12 @@ final class RoundPlanner {
       if (schedule.rankOf(item.device(), collective.worldSize()) != collective.rank()) {
         continue;
       }
-      plan(item, round, epoch, links.apply(item), tasks, timers);
+      plan(item, round, epoch, links.apply(item), tasks, clocks);
       while (sampleNanos.size() < tasks.size()) {
         sampleNanos.add(sampleNanos.size() < tasks.size() - 1 ? 0L : lastSampleNanos);
       }
     }
-    return new PlannedRound(round, epoch, tasks, timers, sampleNanos);
+    return new PlannedRound(round, epoch, tasks, clocks, sampleNanos);
   }
 
   /** Draws and plans one item (or its shards) on the coordinating thread. */
@@ -101,19 +100,17 @@ final class RoundPlanner {
       int epoch,
       ReadThrough link,
       List<DeviceStep.Task> tasks,
-      List<StageTimer> taskTimers) {
+      List<StageClock> clocks) {
     long sampleStart = System.nanoTime();
     if (item.largeBatch()) {
       tasks.add(largeBatch(item, round, epoch, link));
-      taskTimers.add(timer(item, round));
+      clocks.add(events.clock());
     } else {
-      planShards(item, round, epoch, link, tasks, taskTimers);
+      planShards(item, round, epoch, link, tasks, clocks);
     }
     long took = System.nanoTime() - sampleStart;
     lastSampleNanos = took;
-    recorder.runTimer().record(Stage.SAMPLE, sampleStart, took);
-    recorder.deviceTimer(item.device()).record(Stage.SAMPLE, sampleStart, took);
-    recorder.span(item.device(), Stage.SAMPLE.key(), sampleStart, took, round.index());
+    events.emit(new RoundEvent.Sampled(round.index(), item.device(), sampleStart, took));
   }
 
   /** The streams of a batch that starts at event {@code start} of view {@code view}. */
@@ -160,11 +157,6 @@ final class RoundPlanner {
         parts);
   }
 
-  private StageTimer timer(ItemPlan item, RoundPlan round) {
-    StageTimer timer = new StageTimer().traceTo(recorder.trace(), item.device(), round.index());
-    return recorder.recordingWork() ? timer.recordWork() : timer;
-  }
-
   /** An item of one batch: its shards' tasks (one shard when refined). */
   private void planShards(
       ItemPlan item,
@@ -172,7 +164,7 @@ final class RoundPlanner {
       int epoch,
       ReadThrough link,
       List<DeviceStep.Task> tasks,
-      List<StageTimer> taskTimers) {
+      List<StageClock> clocks) {
     long[] keys = keys(epoch, item);
     long stream = RandomStreams.derive(session.spec().seed(), keys);
     Batch batch = session.batch(round.index(), item.events(), 1, keys);
@@ -198,7 +190,7 @@ final class RoundPlanner {
               link,
               List.of(),
               item.copy() == 0));
-      taskTimers.add(timer(item, round));
+      clocks.add(events.clock());
     }
   }
 }

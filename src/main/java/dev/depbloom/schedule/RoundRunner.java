@@ -3,10 +3,7 @@ package dev.depbloom.schedule;
 import dev.depbloom.device.Collective;
 import dev.depbloom.device.DeviceExecutor;
 import dev.depbloom.memory.DeviceWrite;
-import dev.depbloom.observe.ChromeTrace;
-import dev.depbloom.observe.RoundObserver;
 import dev.depbloom.observe.Stage;
-import dev.depbloom.observe.StageTimer;
 import dev.depbloom.step.DeviceStep;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.Generators;
@@ -23,7 +20,8 @@ import org.bytedeco.pytorch.Tensor;
  * items run on the workers, {@link DeviceExecutor}: device {@code d} on worker {@code d mod W}),
  * sum (the collective sums their gradients in device order), step (one optimizer step), exchange
  * (the round's memory writes reach every process and the store, views merge: {@link
- * MemoryExchange}), observe (the round's costs: {@link RoundRecorder}).
+ * MemoryExchange}). What each part took is told as {@link RoundEvent}s to the {@link
+ * RoundListener}s added with {@link #listen}; the runner knows no timer, trace or projection.
  *
  * <p><b>Processes.</b> Each process runs the items of the logical devices the schedule places on
  * its rank ({@link Schedule#rankOf}), sums gradients and the loss with the other processes, and
@@ -40,13 +38,11 @@ import org.bytedeco.pytorch.Tensor;
  * in shard order and their writes merged last-wins. Shards draw uniform samples and dropout masks
  * from streams extended by the shard index, so a run is reproducible for a given {@code W}.
  *
- * <p><b>Timing.</b> Per logical device: sample (on the coordinator), fetch, memory update, train,
- * memory write (building the write value), and sync — from the end of the device's item to the end
- * of the round (waiting for other devices, the gradient sum, the optimizer step, the commit). With
- * shards, a device's compute stages are those of its first shard (the shards run concurrently). The
- * run-level timer is the coordinating thread's own time: its sampling, the items it ran as worker
- * 0, its wait for the other workers and the gradient sum ({@code sync}), the optimizer step ({@code
- * train}) and the commit ({@code memoryWrite}).
+ * <p><b>Measuring.</b> Each task measures its own stages into a {@link
+ * dev.depbloom.step.StageClock} (fetch, memory update, refinement, train, memory write); the runner
+ * measures the coordinator's spans: sampling each item, prefills, the wait for the other workers,
+ * the gradient sum, the optimizer step, the exchange, the commit (each view's) and the merge, and
+ * each device's sync, from the end of its item to the end of the round.
  */
 public final class RoundRunner implements AutoCloseable {
   private final TrainingSession session;
@@ -54,12 +50,10 @@ public final class RoundRunner implements AutoCloseable {
   private final DeviceExecutor executor;
   private final Collective collective;
   private final Generator[] generators; // one per worker
-  private final RoundRecorder recorder;
+  private final RoundEvents events = new RoundEvents();
   private final RoundPlanner planner;
   private final MemoryExchange memory;
-  private RoundObserver observer; // null: none
   private final long gradientBytes; // of one gradient, 4 per parameter element
-  private int recordWorkUpToEpoch; // record the kernels of epochs 1 .. this (0: none)
 
   /** Rounds of {@code schedule} on {@code workers} workers, committed by {@code commit}. */
   public RoundRunner(
@@ -73,13 +67,11 @@ public final class RoundRunner implements AutoCloseable {
     this.executor = new DeviceExecutor(workers);
     this.collective = collective;
     this.generators = Generators.perWorker(workers);
-    this.recorder = new RoundRecorder(schedule.devices());
-    this.planner = new RoundPlanner(session, schedule, workers, collective, recorder);
+    this.planner = new RoundPlanner(session, schedule, workers, collective, events);
     WriteExchange exchange =
         collective.worldSize() > 1 ? schedule.writeExchange() : new EveryRoundExchange();
     this.memory =
-        new MemoryExchange(
-            session, collective, commit, exchange, schedule.windowMemory(), recorder);
+        new MemoryExchange(session, collective, commit, exchange, schedule.windowMemory(), events);
     List<long[]> shapes = new ArrayList<>();
     long elements = 0;
     for (int p = 0; p < session.replica().parameterCount(); p++) {
@@ -90,42 +82,15 @@ public final class RoundRunner implements AutoCloseable {
     collective.parameters(shapes);
   }
 
-  /** Receives the measured costs of every later round (null: none). */
-  public void observe(RoundObserver observer) {
-    this.observer = observer;
-  }
-
   /**
-   * Records the kernels of every round of epochs 1 to {@code epoch} (0: none), stage by stage
-   * ({@link StageTimer#recordWork}), into the round costs' work: a GPU projection's input. Rounds
-   * repeat their shapes from epoch to epoch, so one epoch recorded prices all; recording costs
-   * about 6-7% of a TGN item's CPU time (docs/measurements/recorded-work.md).
+   * Tells {@code listener} the events of every later round (after the listeners added before it).
    */
-  public void recordWorkUpToEpoch(int epoch) {
-    this.recordWorkUpToEpoch = epoch;
-  }
-
-  /** Records every stage of every later round as spans of {@code trace} (null: stop tracing). */
-  public void trace(ChromeTrace trace) {
-    recorder.trace(trace);
+  public void listen(RoundListener listener) {
+    events.listen(listener);
   }
 
   public Schedule schedule() {
     return schedule;
-  }
-
-  /** The coordinating thread's stage times since the last {@link #resetTimers()}. */
-  public StageTimer timer() {
-    return recorder.runTimer();
-  }
-
-  /** Each logical device's stage times since the last {@link #resetTimers()}, in device order. */
-  public List<StageTimer> deviceTimers() {
-    return recorder.deviceTimers();
-  }
-
-  public void resetTimers() {
-    recorder.resetTimers();
   }
 
   /** Runs one training round of epoch {@code epoch}; returns the mean loss of its events. */
@@ -182,14 +147,14 @@ public final class RoundRunner implements AutoCloseable {
    */
   public double run(RoundPlan round, RoundPlan next, int epoch) {
     collective.beginRound(epoch, round.index());
-    recorder.recordWork(epoch <= recordWorkUpToEpoch);
+    events.start(round.index(), epoch, round.events());
     memory.startRound(round, epoch);
     PlannedRound planned = planner.planned(round, epoch);
     WorkerPool.Results<DeviceStep.Result> done = execute(planned, next, epoch);
     List<DeviceStep.Result> results = done.values();
     try {
       done.orThrow();
-      collectTimes(planned, done.waitNanos());
+      tasksRan(planned, done.waitNanos());
       double loss = sumAndStep(round, results);
       List<DeviceWrite> writes = new ArrayList<>(results.size());
       for (DeviceStep.Result r : results) {
@@ -198,11 +163,10 @@ public final class RoundRunner implements AutoCloseable {
       if (!session.memory().isNone()) {
         memory.commitRound(round, next, planner.prefetched(), writes);
       }
-      if (observer != null) {
-        observer.roundFinished(
-            recorder.costs(planned, !session.memory().isNone(), results, gradientBytes));
-      }
-      recordSync(results, round);
+      synced(results, round);
+      events.emit(
+          new RoundEvent.Finished(
+              round.index(), planned, results, gradientBytes, !session.memory().isNone()));
       return loss;
     } finally {
       for (DeviceStep.Result r : results) {
@@ -227,7 +191,7 @@ public final class RoundRunner implements AutoCloseable {
                     tasks.get(t),
                     session.memory(),
                     generators[t % executor.workers()],
-                    planned.timers().get(t)),
+                    planned.clocks().get(t)),
         () -> {
           if (prefetch) {
             planner.prefetch(next, epoch);
@@ -245,12 +209,12 @@ public final class RoundRunner implements AutoCloseable {
     }
     try (StepScope scope = new StepScope()) {
       Tensor[] sum =
-          recorder.coordinator(
+          events.coordinator(
               Stage.SYNC,
               "allReduce",
               round.index(),
               () -> collective.sum(gradients, session.replica().parameterCount()));
-      recorder.coordinator(
+      events.coordinator(
           Stage.TRAIN,
           "optimizerStep",
           round.index(),
@@ -263,31 +227,30 @@ public final class RoundRunner implements AutoCloseable {
   }
 
   /**
-   * The coordinator's wait for the other workers; devices get their first shard's stages, the run
-   * timer what worker 0 (this thread) ran.
+   * Each task as it ran on its worker (task {@code t} on worker {@code t mod W}), then the wait.
    */
-  private void collectTimes(PlannedRound planned, long waitNanos) {
+  private void tasksRan(PlannedRound planned, long waitNanos) {
     long waitStart = System.nanoTime() - waitNanos;
-    recorder.runTimer().record(Stage.SYNC, waitStart, waitNanos);
     List<DeviceStep.Task> tasks = planned.tasks();
     for (int t = 0; t < tasks.size(); t++) {
-      if (tasks.get(t).shard() == 0) {
-        recorder.deviceTimer(tasks.get(t).device()).add(planned.timers().get(t));
-      }
-      if (t % executor.workers() == 0) {
-        recorder.runTimer().add(planned.timers().get(t));
-      }
+      events.emit(
+          new RoundEvent.TaskRan(
+              planned.round().index(),
+              tasks.get(t),
+              t % executor.workers(),
+              planned.clocks().get(t)));
     }
+    events.emit(new RoundEvent.WorkersJoined(planned.round().index(), waitStart, waitNanos));
   }
 
-  /** Each device's sync: from the end of its item to the end of the round. */
-  private void recordSync(List<DeviceStep.Result> results, RoundPlan round) {
+  /** Each device's sync: from the end of its item (its first shard) to the end of the round. */
+  private void synced(List<DeviceStep.Result> results, RoundPlan round) {
     long end = System.nanoTime();
     for (DeviceStep.Result r : results) {
       if (r.task().shard() == 0) {
-        int d = r.task().device();
-        recorder.deviceTimer(d).record(Stage.SYNC, r.endNanos(), end - r.endNanos());
-        recorder.span(d, Stage.SYNC.key(), r.endNanos(), end - r.endNanos(), round.index());
+        events.emit(
+            new RoundEvent.Synced(
+                round.index(), r.task().device(), r.endNanos(), end - r.endNanos()));
       }
     }
   }

@@ -12,9 +12,9 @@ import java.util.List;
  * process exchanges nothing: its collective hands its writes back.
  */
 public interface WriteExchange {
-  /** What an exchange works with: the store, the collective, the commit, the round's recorder. */
+  /** What an exchange works with: the store, the collective, the commit, the round's events. */
   record Context(
-      MemoryStore memory, Collective collective, CommitPolicy commit, RoundRecorder recorder) {}
+      MemoryStore memory, Collective collective, CommitPolicy commit, RoundEvents events) {}
 
   /**
    * The writes this process commits for round {@code round}: every process's, in device order (the

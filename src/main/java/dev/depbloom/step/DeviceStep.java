@@ -13,7 +13,6 @@ import dev.depbloom.model.config.ModelConfig;
 import dev.depbloom.nn.Dropout;
 import dev.depbloom.nn.EdgePredictor;
 import dev.depbloom.observe.Stage;
-import dev.depbloom.observe.StageTimer;
 import dev.depbloom.tensor.Autograd;
 import dev.depbloom.tensor.RankDevice;
 import dev.depbloom.tensor.StepScope;
@@ -180,37 +179,37 @@ public final class DeviceStep {
 
   /**
    * Runs a training task on the calling thread with dropout masks from {@code generator} (seeded
-   * from the task), timing each stage on {@code timer}.
+   * from the task), measuring each stage on {@code clock}.
    */
-  public Result train(Task task, MemoryStore memory, Generator generator, StageTimer timer) {
+  public Result train(Task task, MemoryStore memory, Generator generator, StageClock clock) {
     try (StepScope scope = new StepScope()) {
       generator.set_current_seed(task.dropoutSeed());
-      return Dropout.withGenerator(generator, () -> trainItem(task, memory, timer));
+      return Dropout.withGenerator(generator, () -> trainItem(task, memory, clock));
     } catch (RuntimeException e) {
       task.readThrough().fail(e);
       throw e;
     }
   }
 
-  private Result trainItem(Task task, MemoryStore memory, StageTimer timer) {
+  private Result trainItem(Task task, MemoryStore memory, StageClock clock) {
     if (!task.microBatches().isEmpty()) {
-      return largeBatches.train(task, memory, timer);
+      return largeBatches.train(task, memory, clock);
     }
     ReadThrough link = task.readThrough();
-    List<MemoryWrite> earlier = timer.time(Stage.SYNC, link::awaitEarlier);
+    List<MemoryWrite> earlier = clock.time(Stage.SYNC, link::awaitEarlier);
     ReadThrough.Overlay overlay =
-        timer.time(Stage.REFINE, () -> link.overlay(memory, task.view(), task.round(), earlier));
+        clock.time(Stage.REFINE, () -> link.overlay(memory, task.view(), task.round(), earlier));
     try {
-      BatchInputs in = timer.time(Stage.FETCH, () -> fetch(task, memory, overlay));
-      Tensor updated = timer.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
+      BatchInputs in = clock.time(Stage.FETCH, () -> fetch(task, memory, overlay));
+      Tensor updated = clock.time(Stage.MEMORY_UPDATE, () -> model.updateMemory(in));
       MemoryReader read = overlay != null || memory.isNone() ? overlay : memory.view(task.view());
       MemoryWrite write =
           task.writesMemory()
-              ? timer.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated, read))
+              ? clock.time(Stage.MEMORY_WRITE, () -> memoryWrite(task.graph(), updated, read))
               : null;
       link.publish(write);
       double[] loss = new double[1];
-      Tensor[] gradients = timer.time(Stage.TRAIN, () -> trainPass(task, in, updated, loss));
+      Tensor[] gradients = clock.time(Stage.TRAIN, () -> trainPass(task, in, updated, loss));
       List<DeviceWrite> out =
           write == null ? List.of() : List.of(new DeviceWrite(task.device(), task.view(), write));
       return new Result(

@@ -11,7 +11,6 @@ import dev.depbloom.model.LargeBatch;
 import dev.depbloom.model.ReadPlan;
 import dev.depbloom.model.TemporalGnn;
 import dev.depbloom.observe.Stage;
-import dev.depbloom.observe.StageTimer;
 import dev.depbloom.tensor.RankDevice;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,14 +52,14 @@ final class LargeBatchStep {
    * the updater) each micro-batch's update keeps its gradient and the training pass takes them
    * concatenated, so that the memory written is the memory trained.
    */
-  DeviceStep.Result train(DeviceStep.Task task, MemoryStore memory, StageTimer timer) {
+  DeviceStep.Result train(DeviceStep.Task task, MemoryStore memory, StageClock clock) {
     Updates u = new Updates(task, model.memoryUpdateIsDeterministic());
     ReadPlan reads = task.graph().reads(); // null for memory-less models: nothing to update
     for (BatchGraph part : reads == null ? List.<BatchGraph>of() : task.microBatches()) {
-      updateAndWrite(part, task, memory, timer, u);
+      updateAndWrite(part, task, memory, clock, u);
     }
     BatchInputs in =
-        timer.time(
+        clock.time(
             Stage.FETCH,
             () ->
                 BatchInputs.fetchLarge(
@@ -71,7 +70,7 @@ final class LargeBatchStep {
                     .on(device));
     double[] loss = new double[1];
     Tensor[] gradients =
-        timer.time(
+        clock.time(
             Stage.TRAIN,
             () -> step.trainPass(task, in, reads == null ? null : trainedUpdate(task, u), loss));
     List<DeviceWrite> out = new ArrayList<>(u.writes.size());
@@ -112,16 +111,16 @@ final class LargeBatchStep {
    * write.
    */
   private void updateAndWrite(
-      BatchGraph part, DeviceStep.Task task, MemoryStore memory, StageTimer timer, Updates u) {
+      BatchGraph part, DeviceStep.Task task, MemoryStore memory, StageClock clock, Updates u) {
     List<MemoryWrite> earlier = List.copyOf(u.writes);
     ReadThrough.Overlay overlay =
-        timer.time(
+        clock.time(
             Stage.REFINE,
             () -> task.readThrough().overlay(memory, task.view(), task.round(), earlier));
     try {
       MemoryReader read = overlay != null ? overlay : memory.view(task.view());
       BatchInputs in =
-          timer.time(
+          clock.time(
               Stage.FETCH,
               () -> {
                 memory.awaitReadable(task.view(), part.reads().distinctNodes(), task.round());
@@ -132,7 +131,7 @@ final class LargeBatchStep {
       u.memoryBytes += in.memoryBytes();
       u.inputs.add(in);
       Tensor updated =
-          timer.time(
+          clock.time(
               Stage.MEMORY_UPDATE,
               () -> {
                 if (!u.recompute) {
@@ -143,7 +142,7 @@ final class LargeBatchStep {
                 }
               });
       u.updated.add(updated);
-      u.writes.add(timer.time(Stage.MEMORY_WRITE, () -> step.memoryWrite(part, updated, read)));
+      u.writes.add(clock.time(Stage.MEMORY_WRITE, () -> step.memoryWrite(part, updated, read)));
       u.readsBefore += part.reads().readCount();
     } finally {
       if (overlay != null) {

@@ -13,6 +13,9 @@ import dev.depbloom.observe.Phase;
 import dev.depbloom.observe.PhaseListener;
 import dev.depbloom.observe.RoundObserver;
 import dev.depbloom.observe.StageTimer;
+import dev.depbloom.recording.RoundCostRecorder;
+import dev.depbloom.recording.StageTimes;
+import dev.depbloom.recording.TraceSpans;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
@@ -49,6 +52,7 @@ public final class Trainer implements AutoCloseable {
   private final ModelConfig config;
   private final TrainingSession session;
   private final RoundRunner runner;
+  private final StageTimes times;
   private final Collective collective;
   private final List<TrainingListener> listeners = new ArrayList<>();
   private final Evaluator evaluator;
@@ -86,6 +90,8 @@ public final class Trainer implements AutoCloseable {
     this.runner =
         new RoundRunner(
             session, schedule, run.threads().workers(), collective, schedule.commitPolicy());
+    this.times = new StageTimes(schedule.devices());
+    runner.listen(times);
     this.evaluator = new Evaluator(session, PhaseListener.all(listeners));
     this.ranks = new RankReport(collective, schedule);
   }
@@ -94,22 +100,18 @@ public final class Trainer implements AutoCloseable {
     listeners.add(listener);
   }
 
-  /** Receives the measured costs of every training round (null: none). */
-  public void observe(RoundObserver observer) {
-    runner.observe(observer);
-  }
-
   /**
-   * Records the kernels of every round of epochs 1 to {@code epoch} into the round costs' work (a
-   * GPU projection's input; {@link RoundRunner#recordWorkUpToEpoch}).
+   * Hands the measured costs of every training round to {@code observer}, with the kernels of the
+   * rounds of epochs 1 to {@code recordKernelsUpToEpoch} (0: none) in their work: a GPU
+   * projection's input ({@link RoundCostRecorder}).
    */
-  public void recordWorkUpToEpoch(int epoch) {
-    runner.recordWorkUpToEpoch(epoch);
+  public void observe(RoundObserver observer, int recordKernelsUpToEpoch) {
+    runner.listen(new RoundCostRecorder(observer, recordKernelsUpToEpoch));
   }
 
   /** Records every training round's stages into {@code trace} (one track per logical device). */
   public void trace(ChromeTrace trace) {
-    runner.trace(trace);
+    runner.listen(new TraceSpans(trace));
   }
 
   /**
@@ -237,7 +239,7 @@ public final class Trainer implements AutoCloseable {
   private EpochMetrics epoch(int epoch) {
     TensorRuntime.applyThreads(run.threads());
     session.replica().model().train(true);
-    runner.resetTimers();
+    times.reset();
     RankReport.BytesSent sentBefore = ranks.bytesSent();
     Rounds rounds = trainRounds(epoch);
     if (rounds.stopped()) {
@@ -246,9 +248,9 @@ public final class Trainer implements AutoCloseable {
     RankReport.BytesSent sent = ranks.bytesSent().since(sentBefore);
     String checksum = session.replica().checksum();
     List<RankMetrics> rankMetrics = ranks.rankMetrics(epoch, sent, checksum);
-    Map<String, Double> stages = runner.timer().secondsByKey();
+    Map<String, Double> stages = times.run().secondsByKey();
     List<Map<String, Double>> perDevice = new ArrayList<>();
-    for (StageTimer t : runner.deviceTimers()) {
+    for (StageTimer t : times.devices()) {
       perDevice.add(t.secondsByKey());
     }
     perDevice = ranks.deviceTimesOfAllRanks(perDevice);

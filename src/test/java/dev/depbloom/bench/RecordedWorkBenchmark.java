@@ -8,13 +8,13 @@ import dev.depbloom.data.load.EmbeddedDatasets;
 import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.model.BatchGraph;
 import dev.depbloom.observe.Stage;
-import dev.depbloom.observe.StageTimer;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
 import dev.depbloom.schedule.ScheduleFamilies;
 import dev.depbloom.step.DeviceStep;
+import dev.depbloom.step.StageClock;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.OpRecorder;
 import dev.depbloom.tensor.OpRecording;
@@ -35,13 +35,13 @@ import org.bytedeco.pytorch.global.torch;
 
 /**
  * The recorded work of TGN training steps on the embedded Wikipedia stream (batch 600, as TGL):
- * kernels, FLOPs and bytes per stage of a work item ({@link StageTimer#recordWork()}), plus the
- * optimizer step and the memory commit the schedule runs after it, and the top operators. Then runs
- * one item again and again, recorded and not in turn, timed in CPU time of the one thread that runs
- * it (tensor and BLAS threads 1, so that other processes on the machine count less): the
- * recording's cost per observed call. Not a unit test. Run after {@code mvn package}: {@code java
- * -cp target/test-classes:target/classes:target/lib/* dev.depbloom.bench.RecordedWorkBenchmark}
- * with {@code -Dmodel=tgn -Dwarmup=30 -Dsteps=10 -Dtimings=15}.
+ * kernels, FLOPs and bytes per stage of a work item ({@link StageClock}), plus the optimizer step
+ * and the memory commit the schedule runs after it, and the top operators. Then runs one item again
+ * and again, recorded and not in turn, timed in CPU time of the one thread that runs it (tensor and
+ * BLAS threads 1, so that other processes on the machine count less): the recording's cost per
+ * observed call. Not a unit test. Run after {@code mvn package}: {@code java -cp
+ * target/test-classes:target/classes:target/lib/* dev.depbloom.bench.RecordedWorkBenchmark} with
+ * {@code -Dmodel=tgn -Dwarmup=30 -Dsteps=10 -Dtimings=15}.
  */
 public final class RecordedWorkBenchmark {
   private RecordedWorkBenchmark() {}
@@ -74,7 +74,7 @@ public final class RecordedWorkBenchmark {
       Generator generator = torch.make_generator_cpu(0);
       // the work: distinct training items in time order, each followed by the optimizer step and
       // the memory commit, as a sequential run does them
-      StageTimer recorded = new StageTimer().recordWork();
+      StageClock recorded = new StageClock(true);
       OpWork optimizer = OpWork.NONE;
       OpWork commit = OpWork.NONE;
       for (int k = 0; k < steps; k++) {
@@ -97,7 +97,7 @@ public final class RecordedWorkBenchmark {
       long observed = 0;
       for (int k = 0; k < 2 * timings; k++) {
         boolean record = k % 2 == 1;
-        StageTimer timer = record ? new StageTimer().recordWork() : new StageTimer();
+        StageClock timer = new StageClock(record);
         long t0 = CPU.getCurrentThreadCpuTime();
         long took;
         try (DeviceStep.Result r = session.step().train(task, session.memory(), generator, timer)) {
@@ -150,7 +150,7 @@ public final class RecordedWorkBenchmark {
     return out;
   }
 
-  private static void report(StageTimer recorded, OpWork optimizer, OpWork commit, int steps) {
+  private static void report(StageClock recorded, OpWork optimizer, OpWork commit, int steps) {
     System.out.printf(Locale.ROOT, "per step (mean of %d recorded steps):%n", steps);
     OpWork item = OpWork.NONE;
     List<String> rows = new ArrayList<>();

@@ -11,6 +11,7 @@ import dev.depbloom.observe.RoundWork;
 import dev.depbloom.projection.DeviceModel;
 import dev.depbloom.projection.GpuProjection;
 import dev.depbloom.projection.GpuRoundModel;
+import dev.depbloom.recording.RoundCostRecorder;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import dev.depbloom.train.TrainingRun;
@@ -36,14 +37,15 @@ class RecordedWorkTest {
         TrainingSession s = new TrainingSession(run.session());
         RoundRunner runner =
             new RoundRunner(s, schedule, 1, new InProcessCollective(), schedule.commitPolicy())) {
-      runner.recordWorkUpToEpoch(1);
-      runner.observe(
-          c -> {
-            out.add(c);
-            if (projection != null) {
-              projection.roundFinished(c);
-            }
-          });
+      runner.listen(
+          new RoundCostRecorder(
+              c -> {
+                out.add(c);
+                if (projection != null) {
+                  projection.roundFinished(c);
+                }
+              },
+              1));
       s.replica().model().train(true);
       for (int epoch = 1; epoch <= epochs; epoch++) {
         RoundRunner.EpochRounds rounds = runner.epoch(schedule.plan(epoch), epoch);

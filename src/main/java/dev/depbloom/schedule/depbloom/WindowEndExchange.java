@@ -60,7 +60,7 @@ public final class WindowEndExchange implements WriteExchange {
         mine.add(c.memory().readRows(e.getKey(), nodes));
       }
       List<ViewRows> all =
-          c.recorder()
+          c.events()
               .coordinator(
                   Stage.SYNC,
                   "exchangeRows",

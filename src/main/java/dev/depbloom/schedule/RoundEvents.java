@@ -1,0 +1,84 @@
+package dev.depbloom.schedule;
+
+import dev.depbloom.observe.Stage;
+import dev.depbloom.step.StageClock;
+import dev.depbloom.tensor.OpRecorder;
+import dev.depbloom.tensor.OpRecording;
+import dev.depbloom.tensor.OpWork;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The round engine's one outlet: it measures a span (its time, and its kernels while the round
+ * records them) and hands the {@link RoundEvent} to every {@link RoundListener}, in the order they
+ * were added. Used on the coordinating thread only.
+ */
+public final class RoundEvents {
+  private final List<RoundListener> listeners = new ArrayList<>();
+  private boolean recordsKernels; // of the round in flight
+
+  RoundEvents() {}
+
+  void listen(RoundListener listener) {
+    listeners.add(listener);
+  }
+
+  /** Round {@code round} of epoch {@code epoch} starts: asks whether it records kernels. */
+  void start(int round, int epoch, int events) {
+    boolean record = false;
+    for (RoundListener l : listeners) {
+      record |= l.recordsKernels(epoch);
+    }
+    recordsKernels = record;
+    emit(new RoundEvent.Started(round, epoch, events));
+  }
+
+  /** A fresh clock for one task of the round in flight. */
+  StageClock clock() {
+    return new StageClock(recordsKernels);
+  }
+
+  void emit(RoundEvent event) {
+    for (RoundListener l : listeners) {
+      event.deliverTo(l);
+    }
+  }
+
+  /** A value with the span that computed it. */
+  record Measured<T>(T value, long startNanos, long nanos, OpWork work) {}
+
+  /** Runs {@code work} on this thread, measuring its time and, if recorded, its kernels. */
+  <T> Measured<T> measured(Supplier<T> work) {
+    long t0 = System.nanoTime();
+    if (!recordsKernels) {
+      T out = work.get();
+      return new Measured<>(out, t0, System.nanoTime() - t0, OpWork.NONE);
+    }
+    try (OpRecording r = OpRecorder.startOnThisThread()) {
+      T out = work.get();
+      OpWork ops = r.work();
+      return new Measured<>(out, t0, System.nanoTime() - t0, ops);
+    }
+  }
+
+  /**
+   * Runs round-end work of the coordinator (an exchange, the optimizer step, a commit) and tells
+   * the listeners: a {@link RoundEvent.Coordinated} charged to {@code stage} under {@code name},
+   * also when the work throws.
+   */
+  public <T> T coordinator(Stage stage, String name, int round, Supplier<T> work) {
+    long t0 = System.nanoTime();
+    OpRecording ops = recordsKernels ? OpRecorder.startOnThisThread() : null;
+    try {
+      return work.get();
+    } finally {
+      OpWork recorded = OpWork.NONE;
+      if (ops != null) {
+        recorded = ops.work();
+        ops.close();
+      }
+      emit(new RoundEvent.Coordinated(round, stage, name, t0, System.nanoTime() - t0, recorded));
+    }
+  }
+}
