@@ -13,7 +13,6 @@ import dev.depbloom.tensor.TensorRuntime;
 import dev.depbloom.train.Checkpoint;
 import dev.depbloom.train.RunDirectory;
 import dev.depbloom.train.SavedRun;
-import dev.depbloom.train.Schedules;
 import dev.depbloom.train.TrainingRun;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -140,7 +139,7 @@ final class LoadedRun implements AutoCloseable {
   MemoryStore checkpointMemory(int rows) {
     MemoryStore memory = TrainingSession.memoryStore(spec, 1, rows);
     int viewCount = run.schedule().memoryViews();
-    int view = Schedules.of(run).validationView();
+    int view = run.schedule().validationView();
     try (MemoryStore views = TrainingSession.memoryStore(spec, viewCount, nodeCount())) {
       Checkpoint.load(saved.dir().checkpoint(bestEpoch), replica.model(), null, views.views());
       int[] all = new int[nodeCount()];

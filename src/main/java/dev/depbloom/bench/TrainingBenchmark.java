@@ -4,9 +4,7 @@ import dev.depbloom.device.InProcessCollective;
 import dev.depbloom.recording.StageTimes;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
-import dev.depbloom.schedule.Schedule;
-import dev.depbloom.step.TrainingSession;
-import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRounds;
 import dev.depbloom.train.TrainingRun;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,18 +59,9 @@ public final class TrainingBenchmark {
    * {@code rssEvery} timed steps.
    */
   public static Result run(TrainingRun run, int warmup, int steps, int rssEvery) {
-    Schedule schedule = Schedules.of(run);
-    try (TrainingSession session = new TrainingSession(run.session());
-        RoundRunner runner =
-            new RoundRunner(
-                session,
-                schedule,
-                run.threads().workers(),
-                new InProcessCollective(),
-                schedule.commitPolicy())) {
-      StageTimes times = new StageTimes(schedule.devices());
-      runner.listen(times);
-      session.replica().model().train(true);
+    try (TrainingRounds training = new TrainingRounds(run, new InProcessCollective())) {
+      StageTimes times = training.times();
+      training.session().replica().model().train(true);
       List<RssSample> rss = new ArrayList<>();
       RoundRunner.EpochRounds rounds = null;
       long events = 0;
@@ -81,7 +70,7 @@ public final class TrainingBenchmark {
       for (int i = 0; i < warmup + steps; i++) {
         if (rounds == null || !rounds.hasNext()) {
           epoch++;
-          rounds = runner.epoch(schedule.plan(epoch), epoch);
+          rounds = training.epoch(epoch);
         }
         if (i == warmup) {
           times.reset();

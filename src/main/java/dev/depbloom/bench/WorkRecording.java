@@ -8,11 +8,9 @@ import dev.depbloom.observe.RoundWork;
 import dev.depbloom.recording.RoundCostRecorder;
 import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
-import dev.depbloom.schedule.Schedule;
-import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.ThreadBudget;
 import dev.depbloom.train.RunConfig;
-import dev.depbloom.train.Schedules;
+import dev.depbloom.train.TrainingRounds;
 import dev.depbloom.train.TrainingRun;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,21 +59,17 @@ public final class WorkRecording {
     RunConfig config = RunConfig.zoo(model, overrides);
     TrainingRun run =
         new TrainingRun(data, "recorded", split, config, 0, new ThreadBudget(1, 1), 1);
-    Schedule schedule = Schedules.of(run);
     List<RoundWork> out = new ArrayList<>();
-    try (TrainingSession session = new TrainingSession(run.session());
-        RoundRunner runner =
-            new RoundRunner(
-                session, schedule, 1, new InProcessCollective(), schedule.commitPolicy())) {
-      runner.listen(new RoundCostRecorder(c -> out.add(c.work()), 1));
-      session.replica().model().train(true);
-      List<RoundPlan> rounds = schedule.plan(1);
+    try (TrainingRounds training = new TrainingRounds(run, new InProcessCollective())) {
+      training.listen(new RoundCostRecorder(c -> out.add(c.work()), 1));
+      training.session().replica().model().train(true);
+      RoundRunner.EpochRounds epoch = training.epoch(1);
+      List<RoundPlan> rounds = epoch.rounds();
       int n = maxRounds > 0 ? Math.min(maxRounds, rounds.size()) : rounds.size();
-      RoundRunner.EpochRounds epoch = runner.epoch(rounds, 1);
       while (epoch.nextIndex() < n) {
         epoch.runNext();
       }
-      runner.drain();
+      training.drain();
       // every round of the epoch, when only the first n were recorded: they stand for the rest
       for (int r = n; r < rounds.size(); r++) {
         out.add(out.get(r % n));

@@ -122,6 +122,11 @@ public final class RoundRunner implements AutoCloseable {
       return next < rounds.size();
     }
 
+    /** All the epoch's rounds this cursor runs, in order. */
+    public List<RoundPlan> rounds() {
+      return rounds;
+    }
+
     /** The index of the round {@link #runNext()} runs next. */
     public int nextIndex() {
       return next;

@@ -33,11 +33,6 @@ public interface Schedule {
     return all;
   }
 
-  /** The view whose memory validation continues: the one that saw the latest training events. */
-  default int validationView() {
-    return 0;
-  }
-
   /**
    * How the items of one view in a round read each other's writes: {@link Refinement#NONE}, or
    * DepBloom's intra-batch memory refinement.

@@ -48,6 +48,17 @@ public interface ScheduleConfig {
     return memoryParallelism();
   }
 
+  /**
+   * The memory view validation continues: the one that saw the latest training events at an epoch's
+   * end. View 0 in every family: DistTGL's and DepBloom's memory group 0 ends each epoch on the
+   * latest events ({@link MemoryGroupStagger}), and DepBloom's chains merge into every view of the
+   * group at each window's end. A property of the config, so that a served run reads it without
+   * building the schedule.
+   */
+  default int validationView() {
+    return 0;
+  }
+
   /** This schedule with the learning rate scaled by G or not ({@code schedule.scale_lr}). */
   ScheduleConfig withScaleLearningRate(boolean on);
 

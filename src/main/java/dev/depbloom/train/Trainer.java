@@ -14,7 +14,6 @@ import dev.depbloom.observe.PhaseListener;
 import dev.depbloom.observe.RoundObserver;
 import dev.depbloom.observe.StageTimer;
 import dev.depbloom.recording.RoundCostRecorder;
-import dev.depbloom.recording.StageTimes;
 import dev.depbloom.recording.TraceSpans;
 import dev.depbloom.schedule.ItemPlan;
 import dev.depbloom.schedule.RoundPlan;
@@ -51,8 +50,7 @@ public final class Trainer implements AutoCloseable {
   private final TrainingRun run;
   private final ModelConfig config;
   private final TrainingSession session;
-  private final RoundRunner runner;
-  private final StageTimes times;
+  private final TrainingRounds rounds;
   private final Collective collective;
   private final List<TrainingListener> listeners = new ArrayList<>();
   private final Evaluator evaluator;
@@ -79,21 +77,10 @@ public final class Trainer implements AutoCloseable {
     this.run = run;
     this.config = run.model();
     this.collective = collective;
-    this.session = new TrainingSession(run.session());
-    Schedule schedule = Schedules.of(run);
-    try {
-      schedule.checkWorldSize(collective.worldSize());
-    } catch (RuntimeException e) {
-      session.close();
-      throw e;
-    }
-    this.runner =
-        new RoundRunner(
-            session, schedule, run.threads().workers(), collective, schedule.commitPolicy());
-    this.times = new StageTimes(schedule.devices());
-    runner.listen(times);
+    this.rounds = new TrainingRounds(run, collective);
+    this.session = rounds.session();
     this.evaluator = new Evaluator(session, PhaseListener.all(listeners));
-    this.ranks = new RankReport(collective, schedule);
+    this.ranks = new RankReport(collective, rounds.schedule());
   }
 
   public void addListener(TrainingListener listener) {
@@ -106,12 +93,12 @@ public final class Trainer implements AutoCloseable {
    * projection's input ({@link RoundCostRecorder}).
    */
   public void observe(RoundObserver observer, int recordKernelsUpToEpoch) {
-    runner.listen(new RoundCostRecorder(observer, recordKernelsUpToEpoch));
+    rounds.listen(new RoundCostRecorder(observer, recordKernelsUpToEpoch));
   }
 
   /** Records every training round's stages into {@code trace} (one track per logical device). */
   public void trace(ChromeTrace trace) {
-    runner.listen(new TraceSpans(trace));
+    rounds.listen(new TraceSpans(trace));
   }
 
   /**
@@ -167,7 +154,7 @@ public final class Trainer implements AutoCloseable {
   }
 
   public Schedule schedule() {
-    return runner.schedule();
+    return rounds.schedule();
   }
 
   /**
@@ -239,30 +226,30 @@ public final class Trainer implements AutoCloseable {
   private EpochMetrics epoch(int epoch) {
     TensorRuntime.applyThreads(run.threads());
     session.replica().model().train(true);
-    times.reset();
+    rounds.times().reset();
     RankReport.BytesSent sentBefore = ranks.bytesSent();
-    Rounds rounds = trainRounds(epoch);
-    if (rounds.stopped()) {
+    Rounds trained = trainRounds(epoch);
+    if (trained.stopped()) {
       return null;
     }
     RankReport.BytesSent sent = ranks.bytesSent().since(sentBefore);
     String checksum = session.replica().checksum();
     List<RankMetrics> rankMetrics = ranks.rankMetrics(epoch, sent, checksum);
-    Map<String, Double> stages = times.run().secondsByKey();
+    Map<String, Double> stages = rounds.times().run().secondsByKey();
     List<Map<String, Double>> perDevice = new ArrayList<>();
-    for (StageTimer t : times.devices()) {
+    for (StageTimer t : rounds.times().devices()) {
       perDevice.add(t.secondsByKey());
     }
     perDevice = ranks.deviceTimesOfAllRanks(perDevice);
     long v0 = System.nanoTime();
     session.replica().model().eval();
-    Validation v = evaluator.validate(epoch, runner.schedule().validationView());
+    Validation v = evaluator.validate(epoch, run.schedule().validationView());
     double valSeconds = (System.nanoTime() - v0) / 1e9;
     return new EpochMetrics(
         epoch,
-        rounds.lossSum() / Math.max(1, rounds.count()),
-        rounds.events(),
-        rounds.trainSeconds(),
+        trained.lossSum() / Math.max(1, trained.count()),
+        trained.events(),
+        trained.trainSeconds(),
         v.ap(),
         v.auc(),
         v.loss(),
@@ -275,16 +262,17 @@ public final class Trainer implements AutoCloseable {
 
   /** Trains an epoch's rounds, with the validations inside the epoch its checks ask for. */
   private Rounds trainRounds(int epoch) {
-    List<RoundPlan> rounds = runner.schedule().plan(epoch);
+    RoundRunner.EpochRounds cursor = rounds.epoch(epoch);
+    List<RoundPlan> plans = cursor.rounds();
     Map<Integer, Integer> checks = new HashMap<>(); // round -> position
-    int view = runner.schedule().validationView();
+    int view = run.schedule().validationView();
     for (ValidationChecks.Check c :
         validateEvery > 0
-            ? ValidationChecks.every(rounds, view, validateEvery, trainedEvents)
-            : ValidationChecks.plan(rounds, view, validationsPerEpoch, run.split().trainEnd())) {
+            ? ValidationChecks.every(plans, view, validateEvery, trainedEvents)
+            : ValidationChecks.plan(plans, view, validationsPerEpoch, run.split().trainEnd())) {
       checks.put(c.round(), c.position());
     }
-    long total = rounds.stream().mapToLong(RoundPlan::events).sum();
+    long total = plans.stream().mapToLong(RoundPlan::events).sum();
     for (TrainingListener l : listeners) {
       l.phaseStarted(Phase.TRAIN, epoch, total);
     }
@@ -293,7 +281,6 @@ public final class Trainer implements AutoCloseable {
     double lossSum = 0; // of the rounds' losses, each the mean over the round's events
     long events = 0;
     boolean stopped = false;
-    RoundRunner.EpochRounds cursor = runner.epoch(rounds, epoch);
     while (cursor.hasNext()) {
       int r = cursor.nextIndex();
       RoundPlan round = cursor.peek();
@@ -305,10 +292,10 @@ public final class Trainer implements AutoCloseable {
       }
       Integer position = checks.get(r);
       if (position != null) {
-        runner.drain();
+        rounds.drain();
         long c0 = System.nanoTime();
         double trained = (c0 - t0 - checkNanos) / 1e9;
-        double ap = evaluator.check(epoch, runner.schedule().validationView(), position);
+        double ap = evaluator.check(epoch, run.schedule().validationView(), position);
         checkNanos += System.nanoTime() - c0;
         for (TrainingListener l : listeners) {
           l.checkFinished(epoch, position, trainedEvents, trained, ap);
@@ -319,12 +306,12 @@ public final class Trainer implements AutoCloseable {
         }
       }
     }
-    runner.drain();
+    rounds.drain();
     for (TrainingListener l : listeners) {
       l.phaseFinished(Phase.TRAIN);
     }
     double seconds = (System.nanoTime() - t0 - checkNanos) / 1e9;
-    return new Rounds(lossSum, rounds.size(), events, seconds, stopped);
+    return new Rounds(lossSum, plans.size(), events, seconds, stopped);
   }
 
   /** A round's training loss, or the run stops when it is NaN or infinite. */
@@ -366,7 +353,7 @@ public final class Trainer implements AutoCloseable {
     long t0 = System.nanoTime();
     boolean memory = !session.memory().isNone();
     Checkpoint.load(dir.checkpoint(epoch), session.replica().model(), null, views());
-    int view = memory ? runner.schedule().validationView() : 0;
+    int view = memory ? run.schedule().validationView() : 0;
     TestMetrics m = evaluator.test(epoch, view, t0);
     for (TrainingListener l : listeners) {
       l.testFinished(m);
@@ -376,7 +363,6 @@ public final class Trainer implements AutoCloseable {
 
   @Override
   public void close() {
-    runner.close();
-    session.close();
+    rounds.close();
   }
 }

@@ -124,11 +124,6 @@ public final class MemoryGroupsSchedule implements Schedule {
   }
 
   @Override
-  public int validationView() {
-    return inner.validationView(); // group 0's, which ends each epoch on the latest events
-  }
-
-  @Override
   public Refinement refinement() {
     return inner.refinement();
   }
