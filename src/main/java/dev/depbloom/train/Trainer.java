@@ -361,6 +361,7 @@ public final class Trainer implements AutoCloseable {
     return m;
   }
 
+  /** Frees the run's native state ({@link TrainingRounds#close}). */
   @Override
   public void close() {
     rounds.close();

@@ -7,6 +7,7 @@ import dev.depbloom.schedule.RoundPlan;
 import dev.depbloom.schedule.RoundRunner;
 import dev.depbloom.schedule.Schedule;
 import dev.depbloom.step.TrainingSession;
+import dev.depbloom.tensor.TensorRuntime;
 import java.util.List;
 
 /**
@@ -79,12 +80,22 @@ public final class TrainingRounds implements AutoCloseable {
     runner.drain();
   }
 
+  /**
+   * Frees the rounds' native state and hands the freed pages back to the operating system ({@link
+   * TensorRuntime#releaseFreedMemory}): the workers, samplers and scorers of a run allocate from
+   * their own glibc arenas, which keep their high-water marks resident otherwise, so a bench's rows
+   * grew the process by gigabytes, row after row (docs/measurements/converged-local.md).
+   */
   @Override
   public void close() {
     try {
       runner.close();
     } finally {
-      session.close();
+      try {
+        session.close();
+      } finally {
+        TensorRuntime.releaseFreedMemory();
+      }
     }
   }
 }
