@@ -109,27 +109,16 @@ public final class RoundCostRecorder implements RoundListener {
   public void finished(RoundEvent.Finished e) {
     PlannedRound planned = e.planned();
     List<RoundCosts.TaskCost> tasks = new ArrayList<>();
+    List<RoundWork.ItemWork> items = new ArrayList<>();
     for (int t = 0; t < planned.tasks().size(); t++) {
-      DeviceStep.Task task = planned.tasks().get(t);
-      StageClock clock = planned.clocks().get(t);
-      tasks.add(
-          new RoundCosts.TaskCost(
-              task.device(),
-              task.view(),
-              task.readThrough().microBatch(),
-              planned.sampleNanos().get(t),
-              clock.nanos(Stage.SYNC),
-              clock.nanos(Stage.REFINE),
-              clock.nanos(Stage.FETCH),
-              clock.nanos(Stage.MEMORY_UPDATE),
-              clock.nanos(Stage.MEMORY_WRITE),
-              clock.nanos(Stage.TRAIN)));
+      tasks.add(taskCost(planned, t));
+      items.add(itemWork(planned, t, e.results().get(t)));
     }
     RoundWork work =
         new RoundWork(
             e.round(),
             planned.round().events(),
-            items(planned, e.results()),
+            items,
             coordinatorWork.getOrDefault("optimizerStep", OpWork.NONE).kernelLog(),
             e.gradientBytes(),
             commits,
@@ -152,31 +141,41 @@ public final class RoundCostRecorder implements RoundListener {
             work));
   }
 
-  /** Each task's work: its kernels by stage (empty unless recorded) and its traffic. */
-  private static List<RoundWork.ItemWork> items(
-      PlannedRound planned, List<DeviceStep.Result> results) {
-    List<RoundWork.ItemWork> out = new ArrayList<>();
-    for (int t = 0; t < planned.tasks().size(); t++) {
-      DeviceStep.Task task = planned.tasks().get(t);
-      StageClock clock = planned.clocks().get(t);
-      DeviceStep.Result r = results.get(t);
-      out.add(
-          new RoundWork.ItemWork(
-              task.device(),
-              task.view(),
-              task.readThrough().microBatch(),
-              planned.sampleNanos().get(t),
-              log(clock, Stage.FETCH),
-              log(clock, Stage.MEMORY_UPDATE),
-              log(clock, Stage.REFINE),
-              log(clock, Stage.TRAIN),
-              log(clock, Stage.MEMORY_WRITE),
-              r.memoryReadBytes(),
-              r.inputBytes(),
-              r.repeatedEdgeFeatureBytes(),
-              r.writeBytes()));
-    }
-    return out;
+  /** Task {@code t}'s stage times, as it measured them. */
+  private static RoundCosts.TaskCost taskCost(PlannedRound planned, int t) {
+    DeviceStep.Task task = planned.tasks().get(t);
+    StageClock clock = planned.clocks().get(t);
+    return new RoundCosts.TaskCost(
+        task.device(),
+        task.view(),
+        task.readThrough().microBatch(),
+        planned.sampleNanos().get(t),
+        clock.nanos(Stage.SYNC),
+        clock.nanos(Stage.REFINE),
+        clock.nanos(Stage.FETCH),
+        clock.nanos(Stage.MEMORY_UPDATE),
+        clock.nanos(Stage.MEMORY_WRITE),
+        clock.nanos(Stage.TRAIN));
+  }
+
+  /** Task {@code t}'s work: its kernels by stage (empty unless recorded) and its traffic. */
+  private static RoundWork.ItemWork itemWork(PlannedRound planned, int t, DeviceStep.Result r) {
+    DeviceStep.Task task = planned.tasks().get(t);
+    StageClock clock = planned.clocks().get(t);
+    return new RoundWork.ItemWork(
+        task.device(),
+        task.view(),
+        task.readThrough().microBatch(),
+        planned.sampleNanos().get(t),
+        log(clock, Stage.FETCH),
+        log(clock, Stage.MEMORY_UPDATE),
+        log(clock, Stage.REFINE),
+        log(clock, Stage.TRAIN),
+        log(clock, Stage.MEMORY_WRITE),
+        r.memoryReadBytes(),
+        r.inputBytes(),
+        r.repeatedEdgeFeatureBytes(),
+        r.writeBytes());
   }
 
   private static KernelLog log(StageClock clock, Stage stage) {
