@@ -7,8 +7,9 @@ import java.util.List;
  * The work one training round recorded (docs/projection.md, "Two inputs, kept apart"), independent
  * of any device: per logical device's item its kernels by stage and its memory traffic, and the
  * round-end work. A GPU projection prices it on a device model under a schedule's memory placement.
- * The byte counts are always there; the kernel logs only when the round was recorded ({@code
- * StageTimer#recordWork}), else they are empty.
+ * The byte counts are always there; the kernel logs only when the round recorded its kernels (a
+ * listener of the round asked for them: {@code recording.RoundCostRecorder}'s {@code
+ * recordKernelsUpToEpoch}), else they are empty.
  *
  * @param round the round's index in its epoch
  * @param events the round's events

@@ -68,7 +68,7 @@ public final class StageTimes implements RoundListener {
 
   private static void charge(StageTimer timer, StageClock clock) {
     for (Stage s : Stage.values()) {
-      timer.charge(s, clock.nanos(s), clock.work(s));
+      timer.charge(s, clock.nanos(s));
     }
   }
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A clock that records kernels charges each stage the operators it ran, and nothing else; a stage
- * timer sums what clocks measured.
+ * timer sums the times clocks measured.
  */
 class StageClockTest {
   @Test
@@ -44,17 +44,11 @@ class StageClockTest {
     StageTimer total = new StageTimer();
     for (int i = 0; i < 2; i++) {
       for (Stage s : Stage.values()) {
-        total.charge(s, clock.nanos(s), clock.work(s));
+        total.charge(s, clock.nanos(s));
       }
     }
-    assertEquals(4, total.work(Stage.TRAIN).kernels());
     assertEquals(2 * clock.nanos(Stage.TRAIN), total.nanos(Stage.TRAIN));
-    StageTimer sum = new StageTimer();
-    sum.add(total);
-    sum.add(total);
-    assertEquals(8, sum.work(Stage.TRAIN).kernels());
     total.reset();
-    assertSame(OpWork.NONE, total.work(Stage.TRAIN));
     assertEquals(0, total.nanos(Stage.TRAIN));
   }
 
