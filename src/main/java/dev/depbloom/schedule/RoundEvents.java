@@ -63,22 +63,13 @@ public final class RoundEvents {
   }
 
   /**
-   * Runs round-end work of the coordinator (an exchange, the optimizer step, a commit) and tells
-   * the listeners: a {@link RoundEvent.Coordinated} charged to {@code stage} under {@code name},
-   * also when the work throws.
+   * Runs round-end work of the coordinator (an exchange, the optimizer step, a commit), measured as
+   * {@link #measured} measures, and tells the listeners: a {@link RoundEvent.Coordinated} charged
+   * to {@code stage} under {@code name}. Work that throws ends the run and is told nothing.
    */
   public <T> T coordinator(Stage stage, String name, int round, Supplier<T> work) {
-    long t0 = System.nanoTime();
-    OpRecording ops = recordsKernels ? OpRecorder.startOnThisThread() : null;
-    try {
-      return work.get();
-    } finally {
-      OpWork recorded = OpWork.NONE;
-      if (ops != null) {
-        recorded = ops.work();
-        ops.close();
-      }
-      emit(new RoundEvent.Coordinated(round, stage, name, t0, System.nanoTime() - t0, recorded));
-    }
+    Measured<T> m = measured(work);
+    emit(new RoundEvent.Coordinated(round, stage, name, m.startNanos(), m.nanos(), m.work()));
+    return m.value();
   }
 }
