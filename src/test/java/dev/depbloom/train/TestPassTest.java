@@ -73,20 +73,32 @@ class TestPassTest {
     assertEquals(m.reset(), m.continued());
   }
 
-  /** The test's wall time is broken down by stage, and the stages account for most of it. */
+  /**
+   * The test's wall time is broken down by stage, and the stages account for most of it. A pass of
+   * this size takes about 30 ms, so one GC pause or a busy machine can leave half of a single pass
+   * outside any stage: the share is checked on the best of five passes, which an untimed stage or a
+   * real gap between stages fails every time.
+   */
   @Test
   void theStagesAccountForTheTestsTime() {
-    // the first test of a JVM spends most of its 40 ms loading classes outside any stage: time the
-    // second
-    TestMetrics m = testWithPassSizes("tgn", 3, 0, 0)[1];
-    assertEquals(
-        List.of("replay", "plan", "shareReads", "memoryUpdate", "score", "memoryWrite", "metrics"),
-        List.copyOf(m.stageSeconds().keySet()));
-    double sum = m.stageSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
-    for (var e : m.stageSeconds().entrySet()) {
-      assertTrue(e.getValue() > 0, e.getKey() + " took no time");
+    // the first test of a JVM spends most of its 40 ms loading classes outside any stage: skip it
+    TestMetrics[] passes = testWithPassSizes("tgn", 3, 0, 0, 0, 0, 0, 0);
+    double bestShare = 0;
+    String shares = "";
+    for (TestMetrics m : List.of(passes).subList(1, passes.length)) {
+      assertEquals(
+          List.of(
+              "replay", "plan", "shareReads", "memoryUpdate", "score", "memoryWrite", "metrics"),
+          List.copyOf(m.stageSeconds().keySet()));
+      double sum = m.stageSeconds().values().stream().mapToDouble(Double::doubleValue).sum();
+      for (var e : m.stageSeconds().entrySet()) {
+        assertTrue(e.getValue() > 0, e.getKey() + " took no time");
+      }
+      assertTrue(sum <= m.seconds(), sum + " s of " + m.seconds() + " s");
+      bestShare = Math.max(bestShare, sum / m.seconds());
+      shares += String.format(" %.2f", sum / m.seconds());
     }
-    assertTrue(sum <= m.seconds() && sum > 0.5 * m.seconds(), sum + " s of " + m.seconds() + " s");
+    assertTrue(bestShare > 0.5, "stages' share of each pass:" + shares);
     TestMetrics tgat = testWithPassSizes("tgat", 3, 0)[0]; // no memory: no replay, one phase
     assertEquals(0.0, tgat.stageSeconds().get("memoryUpdate"));
     assertEquals(0.0, tgat.stageSeconds().get("replay"));
