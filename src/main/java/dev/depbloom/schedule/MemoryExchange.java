@@ -4,6 +4,7 @@ import dev.depbloom.device.Collective;
 import dev.depbloom.memory.DeviceWrite;
 import dev.depbloom.memory.MemoryWrite;
 import dev.depbloom.observe.Stage;
+import dev.depbloom.step.Measured;
 import dev.depbloom.step.TrainingSession;
 import dev.depbloom.tensor.StepScope;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ final class MemoryExchange implements AutoCloseable {
    */
   private void prefill(RoundPlan.Prefill f, RoundPlan round, int epoch) {
     commit.drain();
-    RoundEvents.Measured<Long> m = events.measured(() -> windows.prefill(f, round, epoch, session));
+    Measured<Long> m = events.measured(() -> windows.prefill(f, round, epoch, session));
     events.emit(
         new RoundEvent.Prefilled(
             round.index(),
@@ -125,7 +126,7 @@ final class MemoryExchange implements AutoCloseable {
       byView.computeIfAbsent(w.view(), v -> new ArrayList<>()).add(w.write());
     }
     for (Map.Entry<Integer, List<MemoryWrite>> e : byView.entrySet()) {
-      RoundEvents.Measured<Long> critical;
+      Measured<Long> critical;
       try (StepScope scope = new StepScope()) {
         critical =
             events.measured(

@@ -1,10 +1,8 @@
 package dev.depbloom.schedule;
 
 import dev.depbloom.observe.Stage;
+import dev.depbloom.step.Measured;
 import dev.depbloom.step.StageClock;
-import dev.depbloom.tensor.OpRecorder;
-import dev.depbloom.tensor.OpRecording;
-import dev.depbloom.tensor.OpWork;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -45,21 +43,9 @@ public final class RoundEvents {
     }
   }
 
-  /** A value with the span that computed it. */
-  record Measured<T>(T value, long startNanos, long nanos, OpWork work) {}
-
   /** Runs {@code work} on this thread, measuring its time and, if recorded, its kernels. */
   <T> Measured<T> measured(Supplier<T> work) {
-    long t0 = System.nanoTime();
-    if (!recordsKernels) {
-      T out = work.get();
-      return new Measured<>(out, t0, System.nanoTime() - t0, OpWork.NONE);
-    }
-    try (OpRecording r = OpRecorder.startOnThisThread()) {
-      T out = work.get();
-      OpWork ops = r.work();
-      return new Measured<>(out, t0, System.nanoTime() - t0, ops);
-    }
+    return Measured.of(recordsKernels, work);
   }
 
   /**

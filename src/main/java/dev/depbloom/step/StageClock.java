@@ -1,8 +1,6 @@
 package dev.depbloom.step;
 
 import dev.depbloom.observe.Stage;
-import dev.depbloom.tensor.OpRecorder;
-import dev.depbloom.tensor.OpRecording;
 import dev.depbloom.tensor.OpWork;
 import java.util.Arrays;
 import java.util.function.Supplier;
@@ -10,10 +8,10 @@ import java.util.function.Supplier;
 /**
  * What one task measured of its own stages as it ran them: per {@link Stage} its wall-clock
  * nanoseconds and, when it records kernels, the tensor operations it ran on the timing thread
- * ({@link OpRecorder}; its times then include the recording's overhead), and every timed span in
- * the order it ran. Plain data: the round engine hands it to whoever listens once the task is done
- * ({@code schedule.RoundEvent.TaskRan}); it knows no timer, trace or projection. Written by the one
- * thread that runs the task.
+ * ({@link dev.depbloom.tensor.OpRecorder}; its times then include the recording's overhead), and
+ * every timed span in the order it ran. Plain data: the round engine hands it to whoever listens
+ * once the task is done ({@code schedule.RoundEvent.TaskRan}); it knows no timer, trace or
+ * projection. Written by the one thread that runs the task.
  */
 public final class StageClock {
   /** One timed span: {@code stage} ran from {@code startNanos} ({@link System#nanoTime()}). */
@@ -39,24 +37,19 @@ public final class StageClock {
 
   /** Runs {@code task} and charges its time (and its kernels, if recorded) to {@code stage}. */
   public <T> T time(Stage stage, Supplier<T> task) {
-    OpRecording ops = work != null ? OpRecorder.startOnThisThread() : null;
-    long t0 = System.nanoTime();
-    try {
-      return task.get();
-    } finally {
-      long took = System.nanoTime() - t0;
-      if (ops != null) {
-        ops.close();
-        work[stage.ordinal()] = work[stage.ordinal()].plus(ops.work());
-      }
-      nanos[stage.ordinal()] += took;
-      if (size + 3 > spans.length) {
-        spans = Arrays.copyOf(spans, spans.length * 2);
-      }
-      spans[size++] = stage.ordinal();
-      spans[size++] = t0;
-      spans[size++] = took;
+    Measured<T> m = Measured.of(work != null, task);
+    int i = stage.ordinal();
+    if (work != null) {
+      work[i] = work[i].plus(m.work());
     }
+    nanos[i] += m.nanos();
+    if (size + 3 > spans.length) {
+      spans = Arrays.copyOf(spans, spans.length * 2);
+    }
+    spans[size++] = i;
+    spans[size++] = m.startNanos();
+    spans[size++] = m.nanos();
+    return m.value();
   }
 
   /** Whether the kernels are recorded with the times. */
