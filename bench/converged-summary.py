@@ -3,7 +3,8 @@
 
 Reads OUT/PART/comparison.json for every PART folder under OUT (default runs/converged) and prints,
 as markdown, per part and clock: the fastest disttgl row and the fastest depbloom row to the target
-(first crossing and sustained), their times and the ratio, and then the mean ratio per clock over
+(first crossing and sustained; a row the cap ended before it had stayed at or above the target
+for `patience` validations has no sustained time), their times and the ratio, and then the mean ratio per clock over
 the parts where both reach the target, with the count of parts only one system reaches: the paper's
 goal is a mean of at least 2.84x on the A100 model. Then, per part and clock, the highest
 validation AP both systems reach (the lower of their best rows' best): each system's fastest row to
@@ -37,15 +38,45 @@ read_factors = {k: float(v) for k, v in (kv.split("=") for kv in options.read_fa
 CLOCK_KIND = {"here": "measured on 2 CPU workers", "measured": "projected (this machine's costs)"}
 
 
-def fastest(rows, prefix, clock, key, keep=None):
+def stay(row, d):
+    """Validations from the one where the row stays at or above the target to its last."""
+    n = 0
+    for v in reversed(row["run"]["validations"]):
+        if v["valAp"] < d["targetValAp"]:
+            break
+        n += 1
+    return n
+
+
+def cut_by_cap(row, d):
+    """A row the cap ended while it had stayed at or above the target for fewer validations than
+    the patience: its sustained time is unproven (one more validation below would remove it), so it
+    counts in no sustained ratio. A row patience stopped, or one that stayed that long, is shown."""
+    capped = row["run"]["validations"][-1]["trainedEvents"] >= d["maxTrainedSplits"] * d["trainEvents"]
+    return capped and 0 < stay(row, d) < d["patience"]
+
+
+def fastest(rows, prefix, clock, key, keep=None, d=None):
     best = None
     for r in rows:
         if not r["label"].startswith(prefix) or (keep and not keep(r["label"])):
+            continue
+        if key == "sustainedSeconds" and cut_by_cap(r, d):
             continue
         t = r["targets"].get(clock, {}).get(key)
         if t is not None and (best is None or t < best[1]):
             best = (r, t)
     return best
+
+
+def missing(rows, prefix, clock, key, keep, d):
+    """Why a system has no time: no row reached the target, or the cap cut every stay short."""
+    if key == "sustainedSeconds" and any(
+        r["label"].startswith(prefix) and (not keep or keep(r["label"])) and cut_by_cap(r, d)
+        for r in rows
+    ):
+        return "cut by the cap"
+    return "none reached"
 
 
 def fmt(x):
@@ -106,8 +137,8 @@ for part in parts:
         for variant, keep in VARIANTS.items():
             cells = []
             for key in ("seconds", "sustainedSeconds"):
-                dt = fastest(rows, "disttgl", clock, key)
-                db = fastest(rows, "depbloom", clock, key, keep)
+                dt = fastest(rows, "disttgl", clock, key, d=d)
+                db = fastest(rows, "depbloom", clock, key, keep, d)
                 if dt and db:
                     ratio = dt[1] / db[1]
                     ratios[(clock, key, variant)].append(ratio)
@@ -116,11 +147,20 @@ for part in parts:
                     if dt or db:
                         only[(clock, key, variant, "disttgl" if dt else "depbloom")] += 1
                     cells.append(
-                        f"{dt[0]['label'] + ' ' + fmt(dt[1]) if dt else 'none reached'} | "
-                        f"{db[0]['label'] + ' ' + fmt(db[1]) if db else 'none reached'} | -"
+                        f"{dt[0]['label'] + ' ' + fmt(dt[1]) if dt else missing(rows, 'disttgl', clock, key, None, d)} | "
+                        f"{db[0]['label'] + ' ' + fmt(db[1]) if db else missing(rows, 'depbloom', clock, key, keep, d)} | -"
                     )
             kind = CLOCK_KIND.get(clock, "projected (GPU model)")
             print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {variant} | {cells[0]} | {cells[1]} |")
+cut = [(part, r, d) for part in parts for d in [json.load(open(os.path.join(out, part, "comparison.json")))]
+       for r in d["rows"] if cut_by_cap(r, d)]
+if cut:
+    print()
+    print("Sustained times not counted (the cap ended the row before it had stayed at or above the target for `patience` validations):")
+    print()
+    for part, r, d in cut:
+        n = stay(r, d)
+        print(f"- {part}, {r['label']}: at or above it for its last {n} validation{'s' if n > 1 else ''} only (patience {d['patience']})")
 print()
 print("| clock | DepBloom rows | mean ratio, first crossing | mean ratio, sustained | parts with a ratio (first crossing / sustained) | parts only disttgl reaches (first / sustained) | parts only depbloom reaches (first / sustained) |")
 print("|---|---|---|---|---|---|---|")
