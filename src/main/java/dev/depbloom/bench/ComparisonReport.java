@@ -47,7 +47,9 @@ public final class ComparisonReport {
                 Locale.ROOT,
                 "every row to convergence (stops at an epoch's end after %d validations without a"
                     + " better AP, or after %.1f training splits) at the best learning rate of %s"
-                    + "%s; target: sequential's best validation AP minus 0.5 points",
+                    + "%s; target: sequential's best validation AP minus 0.5 points; a row the"
+                    + " cap ended before it had stayed at or above the target for %d validations"
+                    + " has no time until it stays",
                 s.patience(),
                 s.maxTrained(),
                 s.grid(),
@@ -57,7 +59,8 @@ public final class ComparisonReport {
                         " (each rate screened for %.1f training splits, the best trained from the"
                             + " start)",
                         s.lrScreen())
-                    : "");
+                    : "",
+                s.patience());
     return String.format(
         Locale.ROOT,
         "G = %d. Mode: %s. Target validation AP %.4f. Every row is validated after every %.2f"

@@ -133,11 +133,14 @@ public final class ScheduleComparison {
         progress.accept(new Row(r, List.of(), Map.of()));
       }
     }
-    return new Result(s, target, rows(runs, grids, target), rows(checkRuns, null, target));
+    RowRun.Stop stop = s.mode() == Mode.EPOCHS ? epochsStop(s) : convergedStop(base, s);
+    return new Result(
+        s, target, rows(runs, grids, target, stop), rows(checkRuns, null, target, epochsStop(s)));
   }
 
-  private static List<Row> rows(List<RowRun.Result> runs, List<List<GridPoint>> grids, double t) {
-    List<Map<String, Targets.Target>> targets = Targets.of(runs, t);
+  private static List<Row> rows(
+      List<RowRun.Result> runs, List<List<GridPoint>> grids, double t, RowRun.Stop stop) {
+    List<Map<String, Targets.Target>> targets = Targets.of(runs, t, stop);
     List<Row> out = new ArrayList<>();
     for (int i = 0; i < runs.size(); i++) {
       out.add(new Row(runs.get(i), grids == null ? List.of() : grids.get(i), targets.get(i)));
@@ -151,7 +154,7 @@ public final class ScheduleComparison {
         base,
         c,
         0,
-        RowRun.Stop.epochs(s.epochs()),
+        epochsStop(s),
         checkInterval(base, s.checkEvery()),
         s.link(),
         s.gpus(),
@@ -167,8 +170,7 @@ public final class ScheduleComparison {
       TrainingRun base, Settings s, RowRun.Candidate c, List<GridPoint> grid) {
     List<Double> multipliers = s.grid().multipliers(c.schedule().devices());
     long every = checkInterval(base, s.checkEvery());
-    RowRun.Stop toConvergence =
-        RowRun.Stop.converged(s.patience(), checkInterval(base, s.maxTrained()));
+    RowRun.Stop toConvergence = convergedStop(base, s);
     boolean screen = s.lrScreen() > 0 && multipliers.size() > 1;
     RowRun.Result best = null;
     double bestMultiplier = multipliers.get(0);
@@ -201,6 +203,15 @@ public final class ScheduleComparison {
   }
 
   /** Trained events in {@code splits} training splits (at least one event). */
+  private static RowRun.Stop epochsStop(Settings s) {
+    return RowRun.Stop.epochs(s.epochs());
+  }
+
+  /** Patience, or the cap of trained events. */
+  private static RowRun.Stop convergedStop(TrainingRun base, Settings s) {
+    return RowRun.Stop.converged(s.patience(), checkInterval(base, s.maxTrained()));
+  }
+
   private static long checkInterval(TrainingRun base, double splits) {
     return Math.max(1, Math.round(splits * base.split().trainEnd()));
   }

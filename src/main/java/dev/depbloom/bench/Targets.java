@@ -26,9 +26,11 @@ public final class Targets {
    * A row's time to the target under one clock. {@code seconds}: at the first validation at or
    * above the target (null: never); {@code previousSeconds}: at the validation before it (0 when it
    * is the first), so the row crossed the target somewhere in between; {@code sustainedSeconds}:
-   * from the validation on which every later one stays at or above it. {@code speedup}: the fastest
-   * disttgl row's seconds over this row's; {@code oneCheckDecides}: whether this row's and that
-   * disttgl row's intervals overlap, so that a finer cadence of checks could reverse the order.
+   * from the validation on which every later one stays at or above it, null where the row never
+   * stays or the cap ended it before it had stayed its stop's patience in validations (one more
+   * validation below the target would have removed it). {@code speedup}: the fastest disttgl row's
+   * seconds over this row's; {@code oneCheckDecides}: whether this row's and that disttgl row's
+   * intervals overlap, so that a finer cadence of checks could reverse the order.
    */
   public record Target(
       String clock,
@@ -47,13 +49,13 @@ public final class Targets {
     return out;
   }
 
-  /** Per row (in order) and clock, its target. */
-  static List<Map<String, Target>> of(List<RowRun.Result> rows, double target) {
+  /** Per row (in order) and clock, its target; every row was trained until {@code stop}. */
+  static List<Map<String, Target>> of(List<RowRun.Result> rows, double target, RowRun.Stop stop) {
     List<Map<String, Target>> out = new ArrayList<>();
     for (RowRun.Result r : rows) {
       Map<String, Target> byClock = new LinkedHashMap<>();
       for (String clock : clocks(r)) {
-        byClock.put(clock, hit(r, clock, target));
+        byClock.put(clock, hit(r, clock, target, stop));
       }
       out.add(byClock);
     }
@@ -85,7 +87,7 @@ public final class Targets {
   }
 
   /** The row's crossing of {@code target} under {@code clock}, without speedups. */
-  private static Target hit(RowRun.Result r, String clock, double target) {
+  private static Target hit(RowRun.Result r, String clock, double target, RowRun.Stop stop) {
     List<RowRun.ValidationPoint> points = r.validations();
     Double seconds = null;
     Double previous = null;
@@ -97,11 +99,16 @@ public final class Targets {
       }
     }
     Double sustained = null;
+    int stayed = 0;
     for (int i = points.size() - 1; i >= 0 && points.get(i).valAp() >= target; i--) {
       sustained = time(points.get(i), clock);
+      stayed++;
     }
     double total = points.isEmpty() ? 0 : time(points.get(points.size() - 1), clock);
-    double lastEvents = points.isEmpty() ? 0 : points.get(points.size() - 1).trainedEvents();
+    long lastEvents = points.isEmpty() ? 0 : points.get(points.size() - 1).trainedEvents();
+    if (stayed < stop.patience() && lastEvents >= stop.maxTrainedEvents()) {
+      sustained = null; // cut by the cap: not shown to stay
+    }
     double eventsPerSecond = total > 0 ? lastEvents / total : 0;
     return new Target(clock, eventsPerSecond, seconds, previous, sustained, null, null, null);
   }

@@ -58,6 +58,9 @@ class TargetsTest {
         points);
   }
 
+  /** Rows trained a fixed number of epochs: no patience, no cap. */
+  private static final RowRun.Stop EPOCHS = RowRun.Stop.epochs(3);
+
   private static Targets.Target measured(List<Map<String, Targets.Target>> t, int row) {
     return t.get(row).get(Targets.MEASURED);
   }
@@ -72,7 +75,8 @@ class TargetsTest {
                 row("disttgl", 0.89, 0.90, 0.91),
                 row("depbloom", 0.88, 0.90),
                 row("depbloom", 0.80, 0.84)),
-            0.895);
+            0.895,
+            EPOCHS);
     assertEquals(20.0, t.get(0).get(Targets.HERE).seconds());
     assertEquals(30.0, t.get(1).get(Targets.HERE).seconds());
     assertEquals(4.0, measured(t, 2).seconds());
@@ -93,7 +97,8 @@ class TargetsTest {
     points.add(new RowRun.ValidationPoint(1, -1, 100, 10.0, 1.0, Map.of(), 0.80));
     points.add(new RowRun.ValidationPoint(2, 50, 150, 15.0, 1.5, Map.of(), 0.90));
     points.add(new RowRun.ValidationPoint(2, -1, 200, 20.0, 2.0, Map.of(), 0.90));
-    Map<String, Targets.Target> t = Targets.of(List.of(row("depbloom", points)), 0.85).get(0);
+    Map<String, Targets.Target> t =
+        Targets.of(List.of(row("depbloom", points)), 0.85, EPOCHS).get(0);
     assertEquals(5.0, t.get(Targets.HERE).seconds());
     assertEquals(0.5, t.get(Targets.MEASURED).seconds());
     assertEquals(0.0, t.get(Targets.MEASURED).previousSeconds());
@@ -111,7 +116,8 @@ class TargetsTest {
                 row("disttgl", 0.85, 0.90, 0.91), // stays from 4 s
                 row("depbloom", 0.90, 0.85, 0.90), // first 1 s, stays from 3 s
                 row("depbloom", 0.90, 0.90, 0.80)), // first 1 s, does not stay
-            0.895);
+            0.895,
+            EPOCHS);
     assertEquals(2.0, measured(t, 0).seconds());
     assertEquals(6.0, measured(t, 0).sustainedSeconds());
     assertEquals(4.0, measured(t, 1).sustainedSeconds());
@@ -120,6 +126,37 @@ class TargetsTest {
     assertEquals(2.0, measured(t, 3).speedup());
     assertNull(measured(t, 3).sustainedSeconds());
     assertNull(measured(t, 3).sustainedSpeedup());
+  }
+
+  /**
+   * A converged row the cap ended while it had stayed at or above the target for fewer validations
+   * than the patience has no sustained time (nor sustained speedup): one more validation below the
+   * target would have moved it. One that stayed that long, or one patience stopped before the cap,
+   * keeps it.
+   */
+  @Test
+  void aStayTheCapCutShortOfThePatienceIsNoSustainedTime() {
+    RowRun.Stop stop = RowRun.Stop.converged(2, 300); // the cap: 300 trained events (3 epochs)
+    List<Map<String, Targets.Target>> t =
+        Targets.of(
+            List.of(
+                row("disttgl", 0.90, 0.90, 0.90), // stays 3 validations: shown
+                row("depbloom", 0.80, 0.85, 0.90), // stays 1 at the cap: cut
+                row("depbloom", 0.80, 0.90, 0.90), // stays 2 = patience: shown
+                row("depbloom", 0.80, 0.90)), // stopped before the cap (200 events): shown
+            0.895,
+            stop);
+    // projected: disttgl 2 s an epoch, depbloom 1 s
+    assertEquals(2.0, measured(t, 0).sustainedSeconds());
+    assertEquals(3.0, measured(t, 1).seconds()); // it did cross the target
+    assertNull(measured(t, 1).sustainedSeconds());
+    assertNull(measured(t, 1).sustainedSpeedup());
+    assertEquals(2.0, measured(t, 2).sustainedSeconds());
+    assertEquals(1.0, measured(t, 2).sustainedSpeedup());
+    assertEquals(2.0, measured(t, 3).sustainedSeconds());
+    // the same row trained a fixed number of epochs keeps its stay
+    List<RowRun.Result> alone = List.of(row("depbloom", 0.80, 0.85, 0.90));
+    assertEquals(3.0, measured(Targets.of(alone, 0.895, EPOCHS), 0).sustainedSeconds());
   }
 
   /**
@@ -135,7 +172,8 @@ class TargetsTest {
                 row("disttgl", 0.90, 0.90),
                 row("depbloom", 0.90, 0.90),
                 row("sequential", 0.80, 0.85, 0.90)),
-            0.895);
+            0.895,
+            EPOCHS);
     assertNull(measured(t, 0).oneCheckDecides()); // the reference itself
     assertTrue(measured(t, 1).oneCheckDecides());
     assertFalse(measured(t, 2).oneCheckDecides()); // crossed between 4 and 6 s, after 2 s
