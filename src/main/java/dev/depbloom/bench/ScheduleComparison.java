@@ -202,16 +202,17 @@ public final class ScheduleComparison {
         base, c, bestMultiplier, toConvergence, every, s.link(), s.gpus(), s.out(), true);
   }
 
-  /** Trained events in {@code splits} training splits (at least one event). */
+  /** A row of {@code --mode epochs}: its epochs, no patience, no cap. */
   private static RowRun.Stop epochsStop(Settings s) {
     return RowRun.Stop.epochs(s.epochs());
   }
 
-  /** Patience, or the cap of trained events. */
+  /** A converged row: patience, or the cap of trained events. */
   private static RowRun.Stop convergedStop(TrainingRun base, Settings s) {
     return RowRun.Stop.converged(s.patience(), checkInterval(base, s.maxTrained()));
   }
 
+  /** Trained events in {@code splits} training splits (at least one event). */
   private static long checkInterval(TrainingRun base, double splits) {
     return Math.max(1, Math.round(splits * base.split().trainEnd()));
   }
