@@ -17,13 +17,9 @@ public record Measured<T>(T value, long startNanos, long nanos, OpWork work) {
    */
   public static <T> Measured<T> of(boolean recordKernels, Supplier<T> work) {
     long t0 = System.nanoTime();
-    if (!recordKernels) {
+    try (OpRecording r = recordKernels ? OpRecorder.startOnThisThread() : null) {
       T out = work.get();
-      return new Measured<>(out, t0, System.nanoTime() - t0, OpWork.NONE);
-    }
-    try (OpRecording r = OpRecorder.startOnThisThread()) {
-      T out = work.get();
-      OpWork ops = r.work();
+      OpWork ops = r == null ? OpWork.NONE : r.work();
       return new Measured<>(out, t0, System.nanoTime() - t0, ops);
     }
   }
