@@ -86,6 +86,7 @@ def fmt(x):
 parts = sorted(
     p for p in os.listdir(out) if os.path.isfile(os.path.join(out, p, "comparison.json"))
 )
+comparison = {p: json.load(open(os.path.join(out, p, "comparison.json"))) for p in parts}
 timings = {}
 if os.path.isfile(os.path.join(out, "timings.txt")):
     for line in open(os.path.join(out, "timings.txt")):
@@ -94,7 +95,7 @@ if os.path.isfile(os.path.join(out, "timings.txt")):
 print("| part | model | G | bench wall time | sequential best val AP | best disttgl row (val AP) | best depbloom row (val AP) | rows stopped by the cap |")
 print("|---|---|---|---|---|---|---|---|")
 for part in parts:
-    d = json.load(open(os.path.join(out, part, "comparison.json")))
+    d = comparison[part]
     rows = d["rows"]
     cap = d["maxTrainedSplits"] * d["trainEvents"]
 
@@ -129,7 +130,7 @@ only = collections.Counter()  # (clock, key, variant, system) -> parts
 print("| part | clock | target | DepBloom rows | fastest disttgl (s) | fastest depbloom (s) | ratio | sustained: disttgl / depbloom (s) | ratio |")
 print("|---|---|---|---|---|---|---|---|---|")
 for part in parts:
-    d = json.load(open(os.path.join(out, part, "comparison.json")))
+    d = comparison[part]
     rows = d["rows"]
     for clock in clocks:
         if not all(clock in r["targets"] for r in rows):
@@ -152,8 +153,8 @@ for part in parts:
                     )
             kind = CLOCK_KIND.get(clock, "projected (GPU model)")
             print(f"| {part} | {clock}, {kind} | {d['targetValAp']:.4f} | {variant} | {cells[0]} | {cells[1]} |")
-cut = [(part, r, d) for part in parts for d in [json.load(open(os.path.join(out, part, "comparison.json")))]
-       for r in d["rows"] if cut_by_cap(r, d)]
+cut = [(part, r, comparison[part]) for part in parts for r in comparison[part]["rows"]
+       if cut_by_cap(r, comparison[part])]
 if cut:
     print()
     print("Sustained times not counted (the cap ended the row before it had stayed at or above the target for `patience` validations):")
@@ -193,7 +194,7 @@ print()
 print("| part | clock | level | fastest disttgl (s, trained events) | fastest depbloom (s, trained events) | time ratio | events ratio (depbloom / disttgl) |")
 print("|---|---|---|---|---|---|---|")
 for part in parts:
-    rows = json.load(open(os.path.join(out, part, "comparison.json")))["rows"]
+    rows = comparison[part]["rows"]
     best_of = lambda prefix: max((r["run"]["bestValAp"] for r in rows if r["label"].startswith(prefix)), default=None)
     if best_of("disttgl") is None or best_of("depbloom") is None:
         continue
@@ -220,7 +221,7 @@ if read_factors:
         factor = next((r for prefix, r in read_factors.items() if part.startswith(prefix)), None)
         if factor is None:
             continue
-        rows = json.load(open(os.path.join(out, part, "comparison.json")))["rows"]
+        rows = comparison[part]["rows"]
         for clock in clocks:
             dt = fastest(rows, "disttgl", clock, "seconds")
             gpu = dt[0]["run"].get("gpu", {}).get(clock) if dt else None
