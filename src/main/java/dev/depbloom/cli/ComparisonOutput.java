@@ -79,7 +79,7 @@ final class ComparisonOutput {
       ComparisonPlots.plotCurves(
           r,
           clock,
-          title + ": validation AP against training time, '" + clock + "'",
+          title + ": validation AP against training time",
           dir.resolve("comparison-" + clock + "-curves.png"));
     }
   }

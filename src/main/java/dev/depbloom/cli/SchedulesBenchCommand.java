@@ -217,7 +217,7 @@ final class SchedulesBenchCommand implements Callable<Integer> {
     String title =
         base.config().name()
             + " on "
-            + base.dataSource()
+            + shortSource(base.dataSource())
             + ", G = "
             + devices
             + (settings.mode() == ScheduleComparison.Mode.EPOCHS ? ", " + epochs + " epochs" : "");
@@ -355,5 +355,17 @@ final class SchedulesBenchCommand implements Callable<Integer> {
         seed,
         RunSetup.threadBudget(null, w, cores).chosen(), // 1 + 1 per worker, as train's default
         cores);
+  }
+
+  /**
+   * The data source as a chart title shows it: a file's name without its folders (a long relative
+   * path pushed the title past the chart's edge), anything else as given.
+   */
+  static String shortSource(String source) {
+    if (source.indexOf('/') < 0 && source.indexOf('\\') < 0) {
+      return source;
+    }
+    Path name = Path.of(source).getFileName();
+    return name == null ? source : name.toString();
   }
 }

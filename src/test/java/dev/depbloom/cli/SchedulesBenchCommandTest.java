@@ -119,6 +119,16 @@ class SchedulesBenchCommandTest {
     assertTrue(md.contains("Where the projected time on 'a100-pcie' goes"), md);
   }
 
+  /** A chart's title names the data file without its folders, which pushed it past the edge. */
+  @Test
+  void theChartTitleNamesTheDataFileWithoutItsFolders() {
+    assertEquals(
+        "email-Eu-core-temporal.txt.gz",
+        SchedulesBenchCommand.shortSource("../shared/data/email-Eu-core-temporal.txt.gz"));
+    assertEquals("wikipedia.csv", SchedulesBenchCommand.shortSource("wikipedia.csv"));
+    assertEquals(RunSetup.EMBEDDED, SchedulesBenchCommand.shortSource(RunSetup.EMBEDDED));
+  }
+
   /**
    * Converged mode: sequential has one learning rate, a G = 2 row the grid's three (screened), and
    * every row stops by patience or the cap.
