@@ -70,6 +70,10 @@ public final class ComparisonPlots {
     XYChart chart = chart(title, "training seconds ('" + clock + "')", "validation AP");
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     chart.getStyler().setMarkerSize(6);
+    // Fixed patterns: with one validation the axes span a single value and XChart's own ticks
+    // print it to sixteen digits.
+    chart.getStyler().setYAxisDecimalPattern("0.000");
+    chart.getStyler().setXAxisDecimalPattern("0.###");
     int i = 0;
     double longest = 0;
     for (ScheduleComparison.Row row : r.rows()) {

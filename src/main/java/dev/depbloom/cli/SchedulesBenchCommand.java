@@ -220,7 +220,9 @@ final class SchedulesBenchCommand implements Callable<Integer> {
             + shortSource(base.dataSource())
             + ", G = "
             + devices
-            + (settings.mode() == ScheduleComparison.Mode.EPOCHS ? ", " + epochs + " epochs" : "");
+            + (settings.mode() == ScheduleComparison.Mode.EPOCHS
+                ? ", " + epochs + (epochs == 1 ? " epoch" : " epochs")
+                : "");
     Map<String, Object> summary = ComparisonOutput.summary(base, r);
     ComparisonOutput.write(settings.out().getParent(), md, summary, r, title);
     PrintWriter o = spec.commandLine().getOut();
