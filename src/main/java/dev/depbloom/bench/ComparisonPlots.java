@@ -36,6 +36,7 @@ public final class ComparisonPlots {
         chart(
             title,
             "training events/s (marker: projected, '" + clock + "'; cross: measured here)",
+            "#,##0",
             "best validation AP");
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setMarkerSize(12);
@@ -67,13 +68,9 @@ public final class ComparisonPlots {
    * validation, with the target as a dashed line: where each row crosses it is its time to target.
    */
   public static void plotCurves(ScheduleComparison.Result r, String clock, String title, Path png) {
-    XYChart chart = chart(title, "training seconds ('" + clock + "')", "validation AP");
+    XYChart chart = chart(title, "training seconds ('" + clock + "')", "0.###", "validation AP");
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
     chart.getStyler().setMarkerSize(6);
-    // Fixed patterns: with one validation the axes span a single value and XChart's own ticks
-    // print it to sixteen digits.
-    chart.getStyler().setYAxisDecimalPattern("0.000");
-    chart.getStyler().setXAxisDecimalPattern("0.###");
     int i = 0;
     double longest = 0;
     for (ScheduleComparison.Row row : r.rows()) {
@@ -101,7 +98,11 @@ public final class ComparisonPlots {
     save(chart, png);
   }
 
-  private static XYChart chart(String title, String xAxis, String yAxis) {
+  /**
+   * A chart whose y axis is a validation AP. Both axes get fixed tick patterns: where an axis spans
+   * a single value (one row, one validation) XChart's own ticks print it to sixteen digits.
+   */
+  private static XYChart chart(String title, String xAxis, String xPattern, String yAxis) {
     XYChart chart =
         new XYChartBuilder()
             .width(960)
@@ -111,6 +112,8 @@ public final class ComparisonPlots {
             .yAxisTitle(yAxis)
             .build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+    chart.getStyler().setXAxisDecimalPattern(xPattern);
+    chart.getStyler().setYAxisDecimalPattern("0.000");
     return chart;
   }
 
