@@ -2,11 +2,14 @@ package dev.depbloom.bench;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
+import java.awt.Graphics2D;
+import java.awt.font.FontRenderContext;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import org.knowm.xchart.BitmapEncoder;
+import javax.imageio.ImageIO;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -17,6 +20,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /** A {@link ScheduleComparison}'s plots (XChart): AP against events/s, and AP against time. */
 public final class ComparisonPlots {
   private ComparisonPlots() {}
+
+  private static final int WIDTH = 960;
+  private static final int MIN_HEIGHT = 580;
 
   /** Ten colours that stay apart (Tableau 10). */
   private static final Color[] PALETTE = {
@@ -102,11 +108,11 @@ public final class ComparisonPlots {
    * A chart whose y axis is a validation AP. Both axes get fixed tick patterns: where an axis spans
    * a single value (one row, one validation) XChart's own ticks print it to sixteen digits.
    */
-  private static XYChart chart(String title, String xAxis, String xPattern, String yAxis) {
+  static XYChart chart(String title, String xAxis, String xPattern, String yAxis) {
     XYChart chart =
         new XYChartBuilder()
-            .width(960)
-            .height(580)
+            .width(WIDTH)
+            .height(MIN_HEIGHT)
             .title(title)
             .xAxisTitle(xAxis)
             .yAxisTitle(yAxis)
@@ -115,6 +121,26 @@ public final class ComparisonPlots {
     chart.getStyler().setXAxisDecimalPattern(xPattern);
     chart.getStyler().setYAxisDecimalPattern("0.000");
     return chart;
+  }
+
+  /**
+   * The height at which {@code chart}'s legend fits: XChart draws the legend right of the plot, one
+   * entry a line (the larger of its label and its marker, the legend's padding between and around
+   * them), centred on the chart, and runs it over the title and off the image when it is taller
+   * than the chart (the default rows of a G = 8 bench are 37). The label's height is taken from its
+   * font's line metrics, at least the glyphs' bounds that XChart measures.
+   */
+  static int height(XYChart chart) {
+    Styler styler = chart.getStyler();
+    double text =
+        styler
+            .getLegendFont()
+            .getLineMetrics("Ag", new FontRenderContext(null, true, true))
+            .getHeight();
+    double entry = Math.max(text, styler.getMarkerSize()) + styler.getLegendPadding();
+    long entries = chart.getSeriesMap().values().stream().filter(XYSeries::isShowInLegend).count();
+    double legend = entries * entry + styler.getLegendPadding() + 2.0 * styler.getChartPadding();
+    return Math.max(MIN_HEIGHT, (int) Math.ceil(legend));
   }
 
   /** The marker of a row's schedule: square sequential, circle disttgl, diamond depbloom. */
@@ -126,9 +152,23 @@ public final class ComparisonPlots {
     };
   }
 
-  private static void save(XYChart chart, Path png) {
+  /**
+   * Writes {@code chart} as a PNG as wide as always and as tall as its legend needs (as XChart's
+   * BitmapEncoder would, which takes the size fixed at build).
+   */
+  static void save(XYChart chart, Path png) {
+    int height = height(chart);
+    BufferedImage image = new BufferedImage(WIDTH, height, BufferedImage.TYPE_INT_RGB);
+    Graphics2D g = image.createGraphics();
     try {
-      BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+      chart.paint(g, WIDTH, height);
+    } finally {
+      g.dispose();
+    }
+    try {
+      if (!ImageIO.write(image, "png", png.toFile())) {
+        throw new IOException("no PNG writer");
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + png, e);
     }
