@@ -11,7 +11,9 @@
 # About 20-40 minutes a Wikipedia part (TGN; APAN 40), 38-44 an email-Eu part at G = 4 and 60-75
 # at G = 8, on 2 cores, with the default rows. With the two rows of run 10 (converged-local.md) at
 # 16x and --max-trained 32: Wikipedia TGN 38-42 minutes, APAN 45, JODIE 5 (6 at --max-trained 96),
-# email-Eu TGN 46-58 (runs 11-12, on an AVX-512 host; 59 at --lr-grid 8).
+# email-Eu TGN 46-58 (runs 11-12, on an AVX-512 host; 59 at --lr-grid 8). Run 13 (same host):
+# APAN at --lr-grid 8,16 --lr-screen 0, 57 minutes; JODIE with every default row but prefill at
+# k = 4, 8 (31 rows, --depbloom-k 1,2,4,8, cap 32), 27.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-runs/converged}
