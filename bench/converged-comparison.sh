@@ -13,7 +13,9 @@
 # 16x and --max-trained 32: Wikipedia TGN 38-42 minutes, APAN 45, JODIE 5 (6 at --max-trained 96),
 # email-Eu TGN 46-58 (runs 11-12, on an AVX-512 host; 59 at --lr-grid 8). Run 13 (same host):
 # APAN at --lr-grid 8,16 --lr-screen 0, 57 minutes; JODIE with every default row but prefill at
-# k = 4, 8 (31 rows, --depbloom-k 1,2,4,8, cap 32), 27.
+# k = 4, 8 (31 rows, --depbloom-k 1,2,4,8, cap 32), 27. Run 14 (same host): Wikipedia TGN with
+# DistTGL and the two P=2 M=4 rows, 41; email-Eu with ROWS=depbloom and the two P=2 M=4 rows
+# (stopped early by patience), 22.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-runs/converged}
