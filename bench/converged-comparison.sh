@@ -15,7 +15,8 @@
 # APAN at --lr-grid 8,16 --lr-screen 0, 57 minutes; JODIE with every default row but prefill at
 # k = 4, 8 (31 rows, --depbloom-k 1,2,4,8, cap 32), 27. Run 14 (same host): Wikipedia TGN with
 # DistTGL and the two P=2 M=4 rows, 41; email-Eu with ROWS=depbloom and the two P=2 M=4 rows
-# (stopped early by patience), 22; JODIE with ROWS=prefill at --depbloom-k 4,8 (6 rows), 6.
+# (stopped early by patience), 22; JODIE with ROWS=prefill at --depbloom-k 4,8 (6 rows), 6. Run 15
+# (same host): Wikipedia TGN with DistTGL and two DepBloom rows at --max-trained 64, 62-64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-runs/converged}
